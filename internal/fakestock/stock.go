@@ -1,0 +1,53 @@
+package fakestock
+
+import (
+	"encoding/json"
+
+	"io"
+	"strings"
+	"time"
+)
+
+// Flavour is one item of the stock, as the stock service sends it.
+type Flavour struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Stock int    `json:"stock"`
+}
+
+// Flavours is Ice Cream Corp's stock, with the ids of the talk.
+var Flavours = []Flavour{
+	{ID: "cf93d53f-7f60-4c9d-a543-ef217a09269b", Name: "Cookies 'n' Cream", Stock: 8532},
+	{ID: "41373bb6-e6fb-4606-8f01-1cd24e228939", Name: "Neopolitan", Stock: 0},
+	{ID: "8e884a8d-ae04-4518-80b7-377ee5bcecc6", Name: "Pistachio", Stock: 6437},
+}
+
+// StockJSON is the body the real stock service sends after working for
+// delay: {"stock":[…],"delay":<milliseconds>}.
+func StockJSON(delay time.Duration) string {
+	b, err := json.Marshal(struct {
+		Stock []Flavour `json:"stock"`
+		Delay int64     `json:"delay"`
+	}{Flavours, delay.Milliseconds()})
+	if err != nil {
+		panic(err) // cannot happen: the value is fixed
+	}
+	return string(b)
+}
+
+// padded returns a valid JSON body of exactly size bytes (at least 32): the
+// stock, with no flavours, and a long padding string.
+func padded(size int) io.Reader {
+	const head, tail = `{"stock":[],"padding":"`, `"}`
+	n := max(size-len(head)-len(tail), 0)
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(repeat('x'), int64(n)), strings.NewReader(tail))
+}
+
+type repeat byte
+
+func (r repeat) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}

@@ -1,0 +1,70 @@
+package fakestock
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// Await waits until at least n requests have ended, for at most within (in
+// the test's clock: virtual inside a synctest bubble, real outside), and
+// returns the calls. It fails the test, saying what it was waiting for,
+// if they have not ended by then.
+//
+// Await and AwaitStarted are for tests on real sockets. Inside a synctest
+// bubble, call synctest.Wait and then Calls: the bubble knows exactly when
+// the fake is done. Call them from the test's goroutine only, as t.Fatal.
+func (s *Service) Await(t testing.TB, n int, within time.Duration) []Call {
+	t.Helper()
+	if !s.await(func() bool { return len(s.calls) >= n }, within) {
+		t.Fatalf("waited %v for the fake stock service to finish %d request(s); %d finished, %d still in flight: %v",
+			within, n, len(s.Calls()), s.InFlight(), s.Calls())
+		return nil
+	}
+	return s.Calls()
+}
+
+// AwaitStarted waits until at least n requests have arrived, for at most
+// within, and fails the test, saying what it was waiting for, if they have not.
+func (s *Service) AwaitStarted(t testing.TB, n int, within time.Duration) {
+	t.Helper()
+	if !s.await(func() bool { return s.started >= n }, within) {
+		t.Fatalf("waited %v for %d request(s) to reach the fake stock service; %d arrived", within, n, s.Started())
+	}
+}
+
+// await reports whether done (called with s.mu held) became true in time.
+func (s *Service) await(done func() bool, within time.Duration) bool {
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		ok, changed := done(), s.changed
+		s.mu.Unlock()
+		if ok {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return false
+		}
+	}
+}
+
+// Loopback serves h on a real TCP socket at 127.0.0.1 on a free port, for the
+// tests whose point is the real network. It returns the stock URL
+// (http://127.0.0.1:PORT/stock) and a client with a fresh http.Transport of
+// its own. Both are closed when the test ends; call leakcheck.Check before
+// Loopback so that the leak check runs after they are closed.
+func Loopback(t testing.TB, h http.Handler) (stockURL string, client *http.Client) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	tr := &http.Transport{}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		srv.Close()
+	})
+	return srv.URL + "/stock", &http.Client{Transport: tr}
+}
