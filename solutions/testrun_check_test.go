@@ -1,0 +1,148 @@
+package solutions
+
+// The classification of a starter's `go test -json` run, proved on streams
+// recorded from real runs of Go 1.26 (trimmed): the red an exercise should
+// start with, and every wrong kind of red.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+const (
+	// Two tests, one failing in a subtest with a message: the right red.
+	failingRun = `{"Action":"start","Package":"fx/fail"}
+{"Action":"run","Package":"fx/fail","Test":"TestA"}
+{"Action":"output","Package":"fx/fail","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"run","Package":"fx/fail","Test":"TestA/sub_one"}
+{"Action":"output","Package":"fx/fail","Test":"TestA/sub_one","Output":"=== RUN   TestA/sub_one\n"}
+{"Action":"output","Package":"fx/fail","Test":"TestA/sub_one","Output":"    f_test.go:3: want 1, got 2 (task 1)\n"}
+{"Action":"output","Package":"fx/fail","Test":"TestA/sub_one","Output":"--- FAIL: TestA/sub_one (0.00s)\n"}
+{"Action":"fail","Package":"fx/fail","Test":"TestA/sub_one","Elapsed":0}
+{"Action":"output","Package":"fx/fail","Test":"TestA","Output":"--- FAIL: TestA (0.00s)\n"}
+{"Action":"fail","Package":"fx/fail","Test":"TestA","Elapsed":0}
+{"Action":"run","Package":"fx/fail","Test":"TestB"}
+{"Action":"output","Package":"fx/fail","Test":"TestB","Output":"=== RUN   TestB\n"}
+{"Action":"output","Package":"fx/fail","Test":"TestB","Output":"--- PASS: TestB (0.00s)\n"}
+{"Action":"pass","Package":"fx/fail","Test":"TestB","Elapsed":0}
+{"Action":"output","Package":"fx/fail","Output":"FAIL\n"}
+{"Action":"output","Package":"fx/fail","Output":"FAIL\tfx/fail\t0.021s\n"}
+{"Action":"fail","Package":"fx/fail","Elapsed":0.021}
+`
+	passingRun = `{"Action":"start","Package":"fx/pass"}
+{"Action":"run","Package":"fx/pass","Test":"TestA"}
+{"Action":"output","Package":"fx/pass","Test":"TestA","Output":"--- PASS: TestA (0.00s)\n"}
+{"Action":"pass","Package":"fx/pass","Test":"TestA","Elapsed":0}
+{"Action":"output","Package":"fx/pass","Output":"ok  \tfx/pass\t0.016s\n"}
+{"Action":"pass","Package":"fx/pass","Elapsed":0.017}
+`
+	buildFailure = `{"ImportPath":"fx/build [fx/build.test]","Action":"build-output","Output":"# fx/build [fx/build.test]\n"}
+{"ImportPath":"fx/build [fx/build.test]","Action":"build-output","Output":"build/f_test.go:3:28: undefined: undefinedThing\n"}
+{"ImportPath":"fx/build [fx/build.test]","Action":"build-fail"}
+{"Action":"start","Package":"fx/build"}
+{"Action":"output","Package":"fx/build","Output":"FAIL\tfx/build [build failed]\n"}
+{"Action":"fail","Package":"fx/build","Elapsed":0,"FailedBuild":"fx/build [fx/build.test]"}
+`
+	// A stub that panics: the testing package still reports the test as failed.
+	panickingRun = `{"Action":"start","Package":"fx/panic"}
+{"Action":"run","Package":"fx/panic","Test":"TestA"}
+{"Action":"output","Package":"fx/panic","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Package":"fx/panic","Test":"TestA","Output":"--- FAIL: TestA (0.00s)\n"}
+{"Action":"output","Package":"fx/panic","Test":"TestA","Output":"panic: assignment to entry in nil map [recovered, repanicked]\n"}
+{"Action":"output","Package":"fx/panic","Test":"TestA","Output":"\n"}
+{"Action":"output","Package":"fx/panic","Test":"TestA","Output":"goroutine 19 [running]:\n"}
+{"Action":"fail","Package":"fx/panic","Test":"TestA","Elapsed":0}
+{"Action":"output","Package":"fx/panic","Output":"FAIL\tfx/panic\t0.017s\n"}
+{"Action":"fail","Package":"fx/panic","Elapsed":0.045}
+`
+	// A stub that blocks: no test fails, the binary is stopped by -timeout.
+	timedOutRun = `{"Action":"start","Package":"fx/timeout"}
+{"Action":"run","Package":"fx/timeout","Test":"TestA"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"panic: test timed out after 1s\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\trunning tests:\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\t\tTestA (1s)\n"}
+{"Action":"output","Package":"fx/timeout","Output":"FAIL\tfx/timeout\t1.019s\n"}
+{"Action":"fail","Package":"fx/timeout","Elapsed":1.02}
+`
+	// TestMain prints and exits 1 before any test runs.
+	testMainFailure = `{"Action":"start","Package":"fx/testmain"}
+{"Action":"output","Package":"fx/testmain","Output":"setup failed\n"}
+{"Action":"output","Package":"fx/testmain","Output":"FAIL\tfx/testmain\t0.020s\n"}
+{"Action":"fail","Package":"fx/testmain","Elapsed":0.023}
+`
+	// A runtime fatal error is not a panic but kills the binary all the same.
+	deadlockRun = `{"Action":"start","Package":"fx/deadlock"}
+{"Action":"run","Package":"fx/deadlock","Test":"TestA"}
+{"Action":"output","Package":"fx/deadlock","Test":"TestA","Output":"fatal error: all goroutines are asleep - deadlock!\n"}
+{"Action":"output","Package":"fx/deadlock","Output":"FAIL\tfx/deadlock\t0.010s\n"}
+{"Action":"fail","Package":"fx/deadlock","Elapsed":0.01}
+`
+)
+
+func TestParseTestJSON(t *testing.T) {
+	run := parseTestJSON(strings.NewReader(failingRun))
+	assert.Equal(t, "fail", run.Result, "the package's result")
+	assert.InDelta(t, 0.021, run.Elapsed, 1e-9, "the package's elapsed seconds")
+	assert.Equal(t, []string{"TestA", "TestA/sub_one", "TestB"}, run.Ran, "tests that ran")
+	assert.Equal(t, []string{"TestA/sub_one", "TestA"}, run.Failed, "tests that failed, innermost first")
+	assert.Contains(t, failureReport(run, 10), "want 1, got 2 (task 1)", "the failure report quotes the assertion")
+
+	build := parseTestJSON(strings.NewReader(buildFailure))
+	assert.True(t, build.BuildFailed, "a build-fail event is a build failure")
+	assert.Contains(t, build.BuildOutput, "undefined: undefinedThing", "the compiler's message is kept")
+
+	garbled := parseTestJSON(strings.NewReader("go: something went wrong\n"))
+	assert.Equal(t, "", garbled.Result, "no package event, no result")
+	assert.Equal(t, []string{"go: something went wrong"}, garbled.Output, "a line that is not JSON is kept as output")
+}
+
+func TestStarterProblem(t *testing.T) {
+	t.Run("failing assertions within budget are the right red", func(t *testing.T) {
+		assert.NoError(t, starterProblem(parseTestJSON(strings.NewReader(failingRun)), time.Second))
+	})
+
+	for _, tc := range []struct {
+		name   string
+		stream string
+		budget time.Duration
+		want   []string // fragments of the message
+	}{
+		{"tests that pass", passingRun, time.Second,
+			[]string{"its tests pass on the starter: an exercise must start red"}},
+		{"a build failure", buildFailure, time.Second,
+			[]string{"its tests do not build (a build failure is not a failing test)", "undefined: undefinedThing"}},
+		{"a panic", panickingRun, time.Second,
+			[]string{"crashed the test binary (panic: assignment to entry in nil map [recovered, repanicked], in TestA)", "never panic"}},
+		{"a time-out", timedOutRun, time.Minute,
+			[]string{"hung until the time-out (panic: test timed out after 1s, in TestA)", "must fail fast, never block"}},
+		{"a fatal runtime error", deadlockRun, time.Second,
+			[]string{"crashed the test binary (fatal error: all goroutines are asleep - deadlock!, in TestA)"}},
+		{"a failure outside any test", testMainFailure, time.Second,
+			[]string{"the test binary failed, but no test did", "TestMain", "setup failed"}},
+		{"a red run over budget", failingRun, 10 * time.Millisecond,
+			[]string{"its tests took 21ms to fail, over the budget of 10ms"}},
+		{"no result at all", "go: cannot find main module\n", time.Second,
+			[]string{"go test gave no result for the package", "cannot find main module"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := starterProblem(parseTestJSON(strings.NewReader(tc.stream)), tc.budget)
+			if assert.Error(t, err, "starterProblem must reject %s", tc.name) {
+				for _, want := range tc.want {
+					assert.Contains(t, err.Error(), want, "the message for %s", tc.name)
+				}
+			}
+		})
+	}
+}
+
+func TestSolutionProblem(t *testing.T) {
+	assert.Empty(t, solutionProblem(parseTestJSON(strings.NewReader(passingRun))), "a passing run")
+	assert.Contains(t, solutionProblem(parseTestJSON(strings.NewReader(failingRun))),
+		"2 tests and subtests fail (TestA/sub_one, TestA)", "a failing run names its failures")
+	assert.Contains(t, solutionProblem(parseTestJSON(strings.NewReader(buildFailure))),
+		"undefined: undefinedThing", "a build failure quotes the compiler")
+}

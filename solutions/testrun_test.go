@@ -1,0 +1,156 @@
+package solutions
+
+// Reading `go test -json` (test2json events) and telling a starter that fails
+// the way an exercise should — by failing assertions, quickly — from one that
+// does not build, panics, hangs or fails outside any test. Pure functions,
+// tested by testrun_check_test.go.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// event is one line of `go test -json` (see `go doc cmd/test2json`).
+type event struct {
+	Action      string
+	Package     string
+	ImportPath  string // build events carry ImportPath, not Package
+	Test        string
+	Output      string
+	Elapsed     float64
+	FailedBuild string
+}
+
+// testRun is what one `go test -json` run of one package said.
+type testRun struct {
+	Result      string   // the package's final action: "pass", "fail", "skip", or "" if none came
+	Elapsed     float64  // seconds, of the package's final event: the test binary's run time
+	Ran         []string // every test that started, subtests included, in order
+	Failed      []string // every test that failed, subtests included
+	BuildFailed bool
+	BuildOutput string
+	Output      []string            // every output line, in order
+	ByTest      map[string][]string // output lines, per test ("" for the package's own)
+}
+
+// parseTestJSON reads a `go test -json` stream. Lines that are not JSON are
+// kept as output of the package.
+func parseTestJSON(r io.Reader) testRun {
+	run := testRun{ByTest: map[string][]string{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
+			e = event{Action: "output", Output: sc.Text() + "\n"}
+		}
+		switch e.Action {
+		case "build-output":
+			run.BuildOutput += e.Output
+		case "build-fail":
+			run.BuildFailed = true
+		case "run":
+			run.Ran = append(run.Ran, e.Test)
+		case "output":
+			line := strings.TrimSuffix(e.Output, "\n")
+			run.Output = append(run.Output, line)
+			run.ByTest[e.Test] = append(run.ByTest[e.Test], line)
+		case "pass", "fail", "skip":
+			if e.Test != "" {
+				if e.Action == "fail" {
+					run.Failed = append(run.Failed, e.Test)
+				}
+				continue
+			}
+			run.Result, run.Elapsed = e.Action, e.Elapsed
+			if e.FailedBuild != "" {
+				run.BuildFailed = true
+			}
+		}
+	}
+	return run
+}
+
+// crash finds the first line of a panic, a fatal runtime error or a test
+// time-out in the run's output, with the test it came from.
+func (r testRun) crash() (line, test string, ok bool) {
+	for _, name := range r.testsWithOutput() {
+		for _, l := range r.ByTest[name] {
+			if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+				return l, name, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+func (r testRun) testsWithOutput() []string {
+	names := append([]string{""}, r.Ran...)
+	return slices.Compact(names)
+}
+
+// starterProblem says why a starter's run is not the red an exercise should
+// start with, or returns nil if its tests failed by assertions within budget.
+func starterProblem(r testRun, budget time.Duration) error {
+	if r.BuildFailed {
+		return fmt.Errorf("its tests do not build (a build failure is not a failing test):\n%s",
+			indent(strings.TrimSpace(r.BuildOutput+"\n"+strings.Join(r.Output, "\n"))))
+	}
+	if line, test, ok := r.crash(); ok {
+		where := "outside any test"
+		if test != "" {
+			where = "in " + test
+		}
+		if strings.HasPrefix(line, "panic: test timed out") {
+			return fmt.Errorf("its tests hung until the time-out (%s, %s): a stub must fail fast, never block — see STYLE.md 3:\n%s",
+				line, where, indent(tail(r.Output, 15)))
+		}
+		return fmt.Errorf("its tests crashed the test binary (%s, %s): a stub must return an error or 501, never panic — see STYLE.md 3:\n%s",
+			line, where, indent(tail(r.Output, 25)))
+	}
+	switch r.Result {
+	case "pass":
+		return fmt.Errorf("its tests pass on the starter: an exercise must start red, its tests failing until the tasks are done")
+	case "skip":
+		return fmt.Errorf("it has no tests to fail (package skipped: no test files?)")
+	case "":
+		return fmt.Errorf("go test gave no result for the package:\n%s", indent(tail(r.Output, 25)))
+	}
+	if len(r.Failed) == 0 {
+		return fmt.Errorf("the test binary failed, but no test did: something outside the tests (TestMain, an init, os.Exit in a test) made it fail:\n%s",
+			indent(tail(r.Output, 25)))
+	}
+	if elapsed := time.Duration(r.Elapsed * float64(time.Second)); elapsed > budget {
+		return fmt.Errorf("its tests took %v to fail, over the budget of %v: a learner's red run must take seconds — a stub or a test waits on real time", elapsed.Round(time.Millisecond), budget)
+	}
+	return nil
+}
+
+// failureReport quotes the output of the tests that failed (the innermost
+// ones, which carry the assertion messages), up to max lines.
+func failureReport(r testRun, max int) string {
+	var lines []string
+	for _, name := range r.Failed {
+		lines = append(lines, r.ByTest[name]...)
+	}
+	if len(lines) == 0 {
+		lines = r.Output
+	}
+	return tail(lines, max)
+}
+
+func tail(lines []string, n int) string {
+	if len(lines) > n {
+		lines = append([]string{fmt.Sprintf("[… %d lines before]", len(lines)-n)}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s string) string {
+	return "\t" + strings.ReplaceAll(s, "\n", "\n\t")
+}
