@@ -27,7 +27,7 @@ func TestCallerGoesAway(t *testing.T) {
 			time.Sleep(3 * time.Second)
 			synctest.Wait()
 			_, early := returned(done)
-			require.False(t, early, "GET /stock answered after 3s; want it still waiting its 10s delay (task 2: wait with time.NewTimer)")
+			require.False(t, early, "GET /stock had already answered 3s into its 10s delay; want it still waiting (task 2: wait with time.NewTimer)")
 
 			cancel() // the caller goes away, 3 s into a 10 s delay
 			synctest.Wait()

@@ -104,10 +104,11 @@ func (s *stockService) handleStock(w http.ResponseWriter, r *http.Request) {
 	case <-timer.C:
 	case <-r.Context().Done():
 		// net/http cancels r.Context() when the client closes its connection
-		// (or, for HTTP/2, cancels the stream), and when the server closes it.
-		// Writing an answer now would go nowhere: just leave.
+		// (or, for HTTP/2, resets the stream), and when the server closes the
+		// connection at the end of a shutdown. Nobody would read an answer
+		// now: leave, and let the deferred Stop release the timer.
 		s.abandoned.Add(1)
-		s.log.Info("caller went away: stopped waiting", "remote", r.RemoteAddr,
+		s.log.Info("request cancelled: stopped waiting", "remote", r.RemoteAddr,
 			"waited", time.Since(start).Round(time.Millisecond), "delay", delay.Round(time.Millisecond))
 		return
 	}

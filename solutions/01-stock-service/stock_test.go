@@ -100,7 +100,7 @@ func TestStockResponse(t *testing.T) {
 				"GET /stock answered %q; want a JSON object (task 1)", rec.Body.String())
 			keys := slices.Sorted(maps.Keys(fields))
 			require.Equal(t, []string{"delay", "stock"}, keys,
-				"GET /stock answered %s; want the fields \"stock\" and \"delay\" and no others (task 1: json tags on stockResponse)", rec.Body.String())
+				"GET /stock answered %s; want the fields \"stock\" and \"delay\" and no others (task 1: json tags on stockResponse)", strings.TrimSpace(rec.Body.String()))
 			var ms int64
 			assert.NoError(t, json.Unmarshal(fields["delay"], &ms),
 				"\"delay\" is %s; want a whole number of milliseconds (task 1)", fields["delay"])
@@ -126,7 +126,7 @@ func TestDelay(t *testing.T) {
 			time.Sleep(delay - time.Nanosecond)
 			synctest.Wait()
 			_, early := returned(done)
-			require.False(t, early, "GET /stock answered after %v; want no answer before its delay of %v (task 2: wait with time.NewTimer)", delay-time.Nanosecond, delay)
+			require.False(t, early, "GET /stock had already answered at %v; want no answer before its delay of %v is over (task 2: wait with time.NewTimer)", delay-time.Nanosecond, delay)
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()
 			_, ok := returned(done)

@@ -1,0 +1,97 @@
+// Command stock-service is Ice Cream Corp's Unpredictable Stock Service:
+// GET /stock answers with the flavours in stock after a random delay, and
+// GET /debug/vars shows what the service has been through.
+//
+// This file is the server's shape, the same in every step of the workshop. It
+// is given complete; step 06 takes it apart. The lesson is in stock.go.
+//
+//	go run ./01-stock-service -addr 127.0.0.1:4000 -max-delay 10s
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// shutdownGrace is how long Ctrl-C lets in-flight requests finish before
+// their connections are closed, which cancels their contexts.
+const shutdownGrace = 5 * time.Second
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h printed the usage: not a failure
+		}
+		fmt.Fprintln(os.Stderr, "stock-service:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses args, serves until ctx is cancelled or the process receives
+// SIGINT (Ctrl-C) or SIGTERM, then shuts down gracefully. It logs to stdout.
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	flags := flag.NewFlagSet("stock-service", flag.ContinueOnError)
+	flags.SetOutput(stdout)
+	addr := flags.String("addr", ":4000", "`address` to listen on")
+	maxDelay := flags.Duration("max-delay", 10*time.Second, "GET /stock waits a random time in [0, `max-delay`)")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if *maxDelay < 0 {
+		return fmt.Errorf("-max-delay %v: must not be negative", *maxDelay)
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	log := slog.New(slog.NewTextHandler(stdout, nil))
+	svc := newStockService(uniformDelay(*maxDelay), log)
+	srv := &http.Server{
+		Handler:           svc.handler(),
+		ReadHeaderTimeout: 5 * time.Second, // a client that never finishes its headers is dropped
+		ConnState:         svc.connState,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	// Listen before serving, so that a busy port is an error returned here
+	// and the log can say which port ":0" picked.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	log.Info("stock service listening", "addr", ln.Addr().String(), "max_delay", *maxDelay)
+	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		return err // Serve failed before anyone asked it to stop
+	case <-ctx.Done():
+	}
+	stop() // from now on a second Ctrl-C kills the process at once
+
+	log.Info("shutting down", "in_flight", svc.inFlight.Value(), "grace", shutdownGrace)
+	// ctx is already cancelled: Shutdown needs a context of its own, which
+	// keeps ctx's values but not its cancellation, and has a deadline.
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("grace period over: closing the remaining connections", "err", err)
+		srv.Close() // closing a connection cancels its request's context
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests run in virtual time (testing/synctest): a 10 s delay costs
+// nothing, and time only moves when every goroutine of the test is waiting.
+
+// newTestService returns a stock service whose every request waits delay,
+// and which logs nothing.
+func newTestService(delay time.Duration) *stockService {
+	return newStockService(func() time.Duration { return delay }, slog.New(slog.DiscardHandler))
+}
+
+// startRequest serves method /stock through h on its own goroutine, as
+// net/http would, with ctx as the request's context. The channel yields the
+// response once the handler has returned.
+func startRequest(ctx context.Context, h http.Handler, method string) <-chan *httptest.ResponseRecorder {
+	done := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, method, "/stock", nil))
+		done <- rec
+	}()
+	return done
+}
+
+// returned reports whether the handler behind done has returned, without waiting.
+func returned(done <-chan *httptest.ResponseRecorder) (*httptest.ResponseRecorder, bool) {
+	select {
+	case rec := <-done:
+		return rec, true
+	default:
+		return nil, false
+	}
+}
+
+// stockBody is what the menu service will decode.
+type stockBody struct {
+	Stock []flavour `json:"stock"`
+	Delay int64     `json:"delay"`
+}
+
+// decodeStock requires a 200 with a JSON body and decodes it.
+func decodeStock(t testing.TB, rec *httptest.ResponseRecorder) stockBody {
+	t.Helper()
+	require.Equal(t, http.StatusOK, rec.Code,
+		"GET /stock answered %d %s; want 200 with the three flavours (task 1: answer with writeJSON and http.StatusOK)",
+		rec.Code, strings.TrimSpace(rec.Body.String()))
+	var body stockBody
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body),
+		"GET /stock answered %q, which is not the JSON the menu expects (task 1)", rec.Body.String())
+	return body
+}
+
+func TestStockResponse(t *testing.T) {
+	t.Run("answers GET /stock with 200 and the three flavours of the talk", func(t *testing.T) {
+		leakcheck.Check(t)
+		synctest.Test(t, func(t *testing.T) {
+			body := decodeStock(t, <-startRequest(t.Context(), newTestService(0).handler(), http.MethodGet))
+			want := []flavour{
+				{ID: "cf93d53f-7f60-4c9d-a543-ef217a09269b", Name: "Cookies 'n' Cream", Stock: 8532},
+				{ID: "41373bb6-e6fb-4606-8f01-1cd24e228939", Name: "Neopolitan", Stock: 0},
+				{ID: "8e884a8d-ae04-4518-80b7-377ee5bcecc6", Name: "Pistachio", Stock: 6437},
+			}
+			assert.Equal(t, want, body.Stock, "GET /stock listed other flavours; want the talk's three, in order (task 1: use flavours)")
+		})
+	})
+
+	t.Run("says its body is JSON", func(t *testing.T) {
+		leakcheck.Check(t)
+		synctest.Test(t, func(t *testing.T) {
+			rec := <-startRequest(t.Context(), newTestService(0).handler(), http.MethodGet)
+			assert.Contains(t, rec.Header().Get("Content-Type"), "application/json",
+				"GET /stock sent Content-Type %q; want application/json (task 1: writeJSON sets it)", rec.Header().Get("Content-Type"))
+		})
+	})
+
+	t.Run("has exactly the fields stock and delay, with delay a number", func(t *testing.T) {
+		leakcheck.Check(t)
+		synctest.Test(t, func(t *testing.T) {
+			rec := <-startRequest(t.Context(), newTestService(0).handler(), http.MethodGet)
+			var fields map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &fields),
+				"GET /stock answered %q; want a JSON object (task 1)", rec.Body.String())
+			keys := slices.Sorted(maps.Keys(fields))
+			require.Equal(t, []string{"delay", "stock"}, keys,
+				"GET /stock answered %s; want the fields \"stock\" and \"delay\" and no others (task 1: json tags on stockResponse)", strings.TrimSpace(rec.Body.String()))
+			var ms int64
+			assert.NoError(t, json.Unmarshal(fields["delay"], &ms),
+				"\"delay\" is %s; want a whole number of milliseconds (task 1)", fields["delay"])
+		})
+	})
+
+	t.Run("refuses other methods with 405, as a GET-only route does", func(t *testing.T) {
+		leakcheck.Check(t)
+		synctest.Test(t, func(t *testing.T) {
+			rec := <-startRequest(t.Context(), newTestService(0).handler(), http.MethodPost)
+			assert.Equal(t, http.StatusMethodNotAllowed, rec.Code,
+				"POST /stock answered %d; want 405 Method Not Allowed (task 1: register the route with a method in its pattern)", rec.Code)
+		})
+	})
+}
+
+func TestDelay(t *testing.T) {
+	t.Run("answers when its delay is over, not a nanosecond before", func(t *testing.T) {
+		leakcheck.Check(t)
+		synctest.Test(t, func(t *testing.T) {
+			const delay = 2500 * time.Millisecond
+			done := startRequest(t.Context(), newTestService(delay).handler(), http.MethodGet)
+			time.Sleep(delay - time.Nanosecond)
+			synctest.Wait()
+			_, early := returned(done)
+			require.False(t, early, "GET /stock had already answered at %v; want no answer before its delay of %v is over (task 2: wait with time.NewTimer)", delay-time.Nanosecond, delay)
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
+			_, ok := returned(done)
+			assert.True(t, ok, "GET /stock had not answered at %v, when its delay was over; want the answer then (task 2)", delay)
+		})
+	})
+
+	t.Run("reports the delay it waited, in milliseconds", func(t *testing.T) {
+		leakcheck.Check(t)
+		synctest.Test(t, func(t *testing.T) {
+			body := decodeStock(t, <-startRequest(t.Context(), newTestService(2500*time.Millisecond).handler(), http.MethodGet))
+			assert.Equal(t, int64(2500), body.Delay, "GET /stock reported \"delay\": %d after waiting 2.5s; want 2500 (task 2: Duration.Milliseconds)", body.Delay)
+		})
+	})
+
+	t.Run("draws a fresh delay for every request", func(t *testing.T) {
+		leakcheck.Check(t)
+		synctest.Test(t, func(t *testing.T) {
+			draws := 0 // the requests run one after the other, so one goroutine at a time counts
+			svc := newStockService(func() time.Duration { draws++; return time.Second }, slog.New(slog.DiscardHandler))
+			for range 3 {
+				<-startRequest(t.Context(), svc.handler(), http.MethodGet)
+			}
+			assert.Equal(t, 3, draws, "s.delay() was called %d times for 3 requests; want once per request (task 2)", draws)
+		})
+	})
+
+	t.Run("uniformDelay draws from all of [0, max)", func(t *testing.T) {
+		const maxDelay = 10 * time.Second
+		draw := uniformDelay(maxDelay)
+		lo, hi := maxDelay, time.Duration(-1)
+		for range 1000 {
+			d := draw()
+			require.True(t, d >= 0 && d < maxDelay, "uniformDelay(%v) drew %v; want a delay in [0, %v) (task 2: math/rand/v2 N)", maxDelay, d, maxDelay)
+			lo, hi = min(lo, d), max(hi, d)
+		}
+		assert.True(t, lo < maxDelay/10 && hi >= maxDelay*9/10,
+			"1000 draws of uniformDelay(%v) ranged over [%v, %v]; want them spread over [0, %v) (task 2: math/rand/v2 N)", maxDelay, lo, hi, maxDelay)
+	})
+
+	t.Run("uniformDelay(0) never waits", func(t *testing.T) {
+		assert.NotPanics(t, func() {
+			assert.Zero(t, uniformDelay(0)(), "uniformDelay(0) drew a delay; want 0 (task 2)")
+		}, "uniformDelay(0)() panicked; want it to return 0 (task 2: rand.N panics when its argument is 0)")
+	})
+}
