@@ -94,7 +94,7 @@ func TestSleep(t *testing.T) {
 			time.Sleep(3*time.Second - time.Nanosecond)
 			synctest.Wait()
 			if sleep.returned() {
-				assert.Fail(t, fmt.Sprintf("Sleep(ctx, 3s) returned %v after 3s-1ns; want it still sleeping (task 2: wait for a timer)", sleep.got))
+				assert.Fail(t, fmt.Sprintf("Sleep(ctx, 3s) returned after 3s-1ns, with error %v; want it still sleeping (task 2: wait for a timer)", sleep.got))
 			}
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()

@@ -2,6 +2,7 @@ package abort
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -54,6 +55,8 @@ type outcome[T any] struct {
 	value T
 	err   error
 }
+
+func (o outcome[T]) String() string { return fmt.Sprintf("(%#v, %v)", o.value, o.err) }
 
 // spyContext wraps a context and counts the registrations made on it that
 // are still live. When a context has an AfterFunc method, the context

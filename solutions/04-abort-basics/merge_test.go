@@ -80,6 +80,7 @@ func TestMerge(t *testing.T) {
 		b, cancelB := context.WithCancel(context.Background())
 		defer cancelB()
 		ctx, cancel := merge(t, a, b)
+		assert.NoError(t, ctx.Err(), "merged context before anything was cancelled; want it live (task 6)")
 		cancel()
 		assert.ErrorIs(t, ctx.Err(), context.Canceled, "merged context after its own cancel (task 6)")
 		assert.NoError(t, a.Err(), "first context after the merged one was cancelled; cancellation flows from parent to child only (task 6)")
@@ -96,6 +97,7 @@ func TestMerge(t *testing.T) {
 				a, b := &spyContext{inner: innerA}, &spyContext{inner: innerB}
 				ctx, cancel := merge(t, a, b)
 				defer cancel()
+				assert.NoError(t, ctx.Err(), "merged context before anything was cancelled; want it live (task 6)")
 				map[string]func(){"its own cancel": cancel, "the first context": cancelA, "the second context": cancelB}[end]()
 				synctest.Wait()
 				assert.Error(t, ctx.Err(), "merged context after %s ended it (task 6)", end)
@@ -115,6 +117,7 @@ func TestMergeLeavesNoGoroutine(t *testing.T) {
 	// know; that goroutine lives as long as the registration does.
 	a, b := opaqueContext{make(chan struct{})}, opaqueContext{make(chan struct{})}
 	ctx, cancel := merge(t, a, b)
+	assert.NoError(t, ctx.Err(), "merged context before anything was cancelled; want it live (task 6)")
 	cancel()
 	assert.Error(t, ctx.Err(), "merged context after its own cancel (task 6)")
 	assert.NoError(t, goleak.Find(before), "goroutines still watching the merged contexts after the merge was cancelled; want none "+

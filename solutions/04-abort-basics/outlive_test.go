@@ -70,6 +70,7 @@ func TestDetach(t *testing.T) {
 		request, cancelRequest := newRequest()
 		defer cancelRequest()
 		audit, cancel := detach(t, request, time.Minute)
+		assert.NoError(t, audit.Err(), "detached context before anything was cancelled; want it live (task 7)")
 		cancel()
 		assert.ErrorIs(t, audit.Err(), context.Canceled, "detached context after its own cancel (task 7)")
 		assert.NoError(t, request.Err(), "request's context after the detached one was cancelled; want it live: "+

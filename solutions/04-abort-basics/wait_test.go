@@ -37,7 +37,7 @@ func TestDo(t *testing.T) {
 			time.Sleep(3*time.Second - time.Nanosecond)
 			synctest.Wait()
 			if do.returned() {
-				assert.Fail(t, fmt.Sprintf("Do(live ctx, fn taking 3s) returned %+v after 3s-1ns; want it still waiting for fn (task 8)", do.got))
+				assert.Fail(t, fmt.Sprintf("Do(live ctx, fn taking 3s) returned %v after 3s-1ns; want it still waiting for fn (task 8)", do.got))
 			}
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()
@@ -90,7 +90,7 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	select {
 	case <-started:
 	case <-do.done:
-		assert.Fail(t, fmt.Sprintf("Do(live ctx, fn) returned %+v without calling fn (task 8: run fn in a goroutine)", do.got))
+		assert.Fail(t, fmt.Sprintf("Do(live ctx, fn) returned %v without calling fn (task 8: run fn in a goroutine)", do.got))
 		return
 	case <-time.After(patience):
 		assert.Fail(t, fmt.Sprintf("Do(live ctx, fn) had not called fn after %v (task 8: run fn in a goroutine)", patience))
@@ -115,22 +115,25 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 // goes on. Do is that race in Go, without the leak.
 func ExampleDo() {
 	ctx, cancel := context.WithCancel(context.Background())
-	scooping, served := make(chan struct{}), make(chan struct{})
 	release := make(chan struct{})
+	served := make(chan string, 1)
 
-	go func() { <-scooping; cancel() }() // the customer leaves mid-scoop
 	flavour, err := Do(ctx, func() (string, error) {
-		defer close(served)
-		close(scooping)
-		<-release // work that cannot be cancelled
+		cancel()  // the customer walks out while we scoop...
+		<-release // ...and scooping cannot be cancelled
+		served <- "pistachio"
 		return "pistachio", nil
 	})
 	fmt.Printf("Do: %q, %v\n", flavour, err)
 
 	close(release)
-	<-served // the work was not stopped: it ran to the end, for nobody
-	fmt.Println("scooped anyway")
+	select { // the work was not stopped: it runs to the end, for nobody
+	case f := <-served:
+		fmt.Println("scooped anyway:", f)
+	case <-time.After(time.Second):
+		fmt.Println("fn did not finish within a second")
+	}
 	// Output:
 	// Do: "", context canceled
-	// scooped anyway
+	// scooped anyway: pistachio
 }

@@ -1,0 +1,189 @@
+package abort
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestBatch(t *testing.T) {
+	leakcheck.Check(t)
+
+	t.Run("runs every step in order with a live context and returns nil", func(t *testing.T) {
+		var ran []string
+		step := func(name string) func(context.Context) error {
+			return func(ctx context.Context) error {
+				ran = append(ran, fmt.Sprintf("%s (ctx.Err() = %v)", name, ctx.Err()))
+				return nil
+			}
+		}
+		err := Batch(context.Background(), step("weigh"), step("scoop"), step("serve"))
+		assert.NoError(t, err, "Batch(3 steps that succeed) returned an error; want nil (task 1)")
+		assert.Equal(t, []string{"weigh (ctx.Err() = <nil>)", "scoop (ctx.Err() = <nil>)", "serve (ctx.Err() = <nil>)"}, ran,
+			"steps run by Batch; want all three, in order, with a live context (task 1: call each step with the context you derived)")
+	})
+
+	t.Run("stops before the next step once the context has ended, with the context's error", func(t *testing.T) {
+		parent, abort := context.WithCancel(context.Background())
+		defer abort()
+		var ran []string
+		err := Batch(parent,
+			func(context.Context) error { ran = append(ran, "weigh"); abort(); return nil },
+			func(context.Context) error { ran = append(ran, "scoop"); return nil },
+		)
+		assert.ErrorIs(t, err, context.Canceled, "Batch's error after the parent was cancelled during step 1 (task 1: check ctx.Err() before each step)")
+		assert.Equal(t, []string{"weigh"}, ran, "steps run after the parent was cancelled during step 1; want none (task 1: check ctx.Err() before each step)")
+	})
+
+	t.Run("stops at the first failing step and returns its error", func(t *testing.T) {
+		errSpilled := errors.New("spilled the cone")
+		var ran []string
+		err := Batch(context.Background(),
+			func(context.Context) error { ran = append(ran, "weigh"); return errSpilled },
+			func(context.Context) error { ran = append(ran, "scoop"); return nil },
+		)
+		assert.ErrorIs(t, err, errSpilled, "Batch's error when step 1 failed; want step 1's error (task 1)")
+		assert.Equal(t, []string{"weigh"}, ran, "steps run after step 1 failed; want none (task 1)")
+	})
+
+	t.Run("cancels the steps' context when it returns, so work they started stops", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			parent, cancelParent := context.WithCancel(context.Background())
+			stopped := make(chan struct{})
+			started := false
+			err := Batch(parent, func(ctx context.Context) error {
+				started = true
+				go func() { // background work, tied to the step's context
+					<-ctx.Done()
+					close(stopped)
+				}()
+				return nil
+			})
+			synctest.Wait()
+			assert.NoError(t, err, "Batch(1 step that succeeds) returned an error; want nil (task 1)")
+			assert.True(t, started, "Batch never called its step (task 1)")
+			if started {
+				select {
+				case <-stopped:
+				default:
+					assert.Fail(t, "a step started background work with its context, and it was still running after Batch returned; "+
+						"want Batch to cancel the context it derived (task 1: context.WithCancel, and always call cancel — defer it)")
+				}
+			}
+			assert.NoError(t, parent.Err(), "the parent context was cancelled by Batch; want only the context Batch derived cancelled (task 1)")
+			cancelParent() // lets the background work stop if Batch did not
+			if started {
+				<-stopped
+			}
+		})
+	})
+}
+
+func TestSleep(t *testing.T) {
+	leakcheck.Check(t)
+
+	t.Run("returns nil once the whole duration has passed", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			sleep := start(func() error { return Sleep(context.Background(), 3*time.Second) })
+			time.Sleep(3*time.Second - time.Nanosecond)
+			synctest.Wait()
+			if sleep.returned() {
+				assert.Fail(t, fmt.Sprintf("Sleep(ctx, 3s) returned after 3s-1ns, with error %v; want it still sleeping (task 2: wait for a timer)", sleep.got))
+			}
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
+			if assert.True(t, sleep.returned(), "Sleep(ctx, 3s) still sleeping after 3s; want it to return (task 2: wait for a timer)") {
+				assert.NoError(t, sleep.got, "Sleep(ctx, 3s) with a live context; want nil after 3s (task 2)")
+			}
+			sleep.wait(time.Hour)
+		})
+	})
+
+	t.Run("returns the context's error as soon as the context is cancelled", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			sleep := start(func() error { return Sleep(ctx, 10*time.Second) })
+			time.Sleep(time.Second)
+			synctest.Wait()
+			assert.False(t, sleep.returned(), "Sleep(ctx, 10s) returned after 1s with ctx still live; want it still sleeping (task 2)")
+			cancel()
+			synctest.Wait()
+			if assert.True(t, sleep.returned(), "Sleep(ctx, 10s) still sleeping right after ctx was cancelled at 1s; want it to return at once "+
+				"(task 2: select on ctx.Done() and a timer — time.Sleep cannot be interrupted)") {
+				assert.ErrorIs(t, sleep.got, context.Canceled, "Sleep's error after ctx was cancelled (task 2: return ctx.Err())")
+			}
+			sleep.wait(time.Hour)
+		})
+	})
+
+	t.Run("returns at once when the context has already ended", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			sleep := start(func() error { return Sleep(ctx, time.Hour) })
+			synctest.Wait()
+			if assert.True(t, sleep.returned(), "Sleep(cancelled ctx, 1h) still sleeping; want it to return at once (task 2)") {
+				assert.ErrorIs(t, sleep.got, context.Canceled, "Sleep(cancelled ctx, 1h) (task 2: return ctx.Err())")
+			}
+			sleep.wait(2 * time.Hour)
+		})
+	})
+
+	t.Run("returns the deadline error when the context's deadline comes first", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			sleep := start(func() error { return Sleep(ctx, 10*time.Second) })
+			time.Sleep(2*time.Second - time.Nanosecond)
+			synctest.Wait()
+			assert.False(t, sleep.returned(), "Sleep(ctx with a 2s deadline, 10s) returned after 2s-1ns; want it still sleeping (task 2)")
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
+			if assert.True(t, sleep.returned(), "Sleep(ctx with a 2s deadline, 10s) still sleeping at the deadline; want it to return (task 2: ctx.Done())") {
+				assert.ErrorIs(t, sleep.got, context.DeadlineExceeded, "Sleep's error at ctx's deadline (task 2: return ctx.Err())")
+			}
+			sleep.wait(time.Hour)
+		})
+	})
+}
+
+// new AbortController() and controller.abort(): in Go, context.WithCancel
+// returns both at once — the context (the signal you pass on) and the cancel
+// function (abort). signal.aborted is ctx.Err() != nil.
+func ExampleBatch() {
+	ctx, abort := context.WithCancel(context.Background())
+	defer abort() // always: go vet's lostcancel check reminds you
+
+	err := Batch(ctx,
+		func(ctx context.Context) error { fmt.Println("weigh the cone"); return nil },
+		func(ctx context.Context) error { fmt.Println("customer walks out"); abort(); return nil },
+		func(ctx context.Context) error { fmt.Println("scoop pistachio"); return nil },
+	)
+	fmt.Println("Batch:", err)
+	fmt.Println("aborted:", ctx.Err() != nil)
+	// Output:
+	// weigh the cone
+	// customer walks out
+	// Batch: context canceled
+	// aborted: true
+}
+
+// Node's timers/promises setTimeout(ms, value, { signal }) rejects with an
+// AbortError when the signal aborts. Sleep returns the context's error.
+func ExampleSleep() {
+	fmt.Println("live:", Sleep(context.Background(), time.Millisecond))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	fmt.Println("aborted:", Sleep(ctx, time.Hour)) // returns at once
+	// Output:
+	// live: <nil>
+	// aborted: context canceled
+}

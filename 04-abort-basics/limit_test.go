@@ -1,0 +1,131 @@
+package abort
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/stretchr/testify/assert"
+)
+
+// untilDone is work that honours its context: it returns ctx.Err() when the
+// context ends, as http.Client.Do would.
+func untilDone(ctx context.Context) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func TestWithinTimeout(t *testing.T) {
+	leakcheck.Check(t)
+	errSpilled := errors.New("spilled the cone")
+
+	t.Run("returns fn's result when fn finishes in time", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			err := WithinTimeout(context.Background(), 3*time.Second, func(ctx context.Context) error {
+				time.Sleep(time.Second)
+				return nil
+			})
+			assert.NoError(t, err, "WithinTimeout(3s, fn that succeeds after 1s) (task 5: return fn's error)")
+			err = WithinTimeout(context.Background(), 3*time.Second, func(ctx context.Context) error { return errSpilled })
+			assert.ErrorIs(t, err, errSpilled, "WithinTimeout(3s, fn that fails at once) (task 5: return fn's error)")
+			assert.NotErrorIs(t, err, context.DeadlineExceeded, "WithinTimeout(3s, fn that fails at once) (task 5: fn failed on its own, in time)")
+		})
+	})
+
+	t.Run("ends fn's context after exactly d, with ErrTooSlow as the reason", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			parent, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			call := start(func() error { return WithinTimeout(parent, 3*time.Second, untilDone) })
+			time.Sleep(3*time.Second - time.Nanosecond)
+			synctest.Wait()
+			if call.returned() {
+				assert.Fail(t, fmt.Sprintf("WithinTimeout(3s, fn) returned after 3s-1ns, with error %v; want fn's context still live (task 5: context.WithTimeoutCause)", call.got))
+			}
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
+			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting at 3s; want fn's context ended (task 5: context.WithTimeoutCause)") {
+				assert.ErrorIs(t, call.got, context.DeadlineExceeded, "WithinTimeout's error at its own timeout (task 5)")
+				assert.ErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error at its own timeout (task 5: give the timeout the reason ErrTooSlow "+
+					"with context.WithTimeoutCause, and read it with context.Cause — ctx.Err() never has it)")
+			}
+			cancel()
+			call.wait(time.Hour)
+		})
+	})
+
+	t.Run("a caller who cancels is not a timeout", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			parent, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			call := start(func() error { return WithinTimeout(parent, 3*time.Second, untilDone) })
+			time.Sleep(time.Second)
+			cancel()
+			synctest.Wait()
+			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting after its parent was cancelled at 1s (task 5: derive fn's context from parent)") {
+				assert.ErrorIs(t, call.got, context.Canceled, "WithinTimeout's error after its parent was cancelled (task 5)")
+				assert.NotErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error after its parent was cancelled; the caller left, we did not time out (task 5)")
+			}
+			call.wait(time.Hour)
+		})
+	})
+
+	t.Run("the caller's earlier deadline is not our timeout", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			parent, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			call := start(func() error { return WithinTimeout(parent, 3*time.Second, untilDone) })
+			time.Sleep(time.Second)
+			synctest.Wait()
+			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting at its parent's 1s deadline (task 5: derive fn's context from parent)") {
+				assert.ErrorIs(t, call.got, context.DeadlineExceeded, "WithinTimeout's error at its parent's deadline (task 5)")
+				assert.NotErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error at its parent's deadline: that was the caller's deadline, not ours "+
+					"(task 5: label only your own timeout, with context.WithTimeoutCause; DeadlineExceeded alone cannot tell them apart)")
+			}
+			call.wait(time.Hour)
+		})
+	})
+
+	t.Run("cancels fn's context when fn returns early", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			var fnCtx context.Context
+			_ = WithinTimeout(context.Background(), time.Hour, func(ctx context.Context) error { fnCtx = ctx; return nil })
+			if assert.NotNil(t, fnCtx, "WithinTimeout never called fn (task 5)") {
+				assert.ErrorIs(t, fnCtx.Err(), context.Canceled, "fn's context after WithinTimeout returned; want it cancelled at once, "+
+					"not an hour later (task 5: always call cancel — it also stops the timer)")
+			}
+		})
+	})
+}
+
+// AbortSignal.timeout(ms) aborts with a TimeoutError; a user's abort() gives
+// an AbortError. In Go both show in ctx.Err() — DeadlineExceeded or Canceled,
+// tested with errors.Is — and a reason of your own tells your timeout apart.
+func ExampleWithinTimeout() {
+	slowStock := func(ctx context.Context) error {
+		select {
+		case <-time.After(time.Hour):
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("ask stock service: %w", ctx.Err())
+		}
+	}
+	err := WithinTimeout(context.Background(), 10*time.Millisecond, slowStock)
+	fmt.Println(err)
+	fmt.Println("timeout:", errors.Is(err, context.DeadlineExceeded), "- ours:", errors.Is(err, ErrTooSlow))
+
+	gone, leave := context.WithCancel(context.Background())
+	leave() // the customer walked out before we even asked
+	err = WithinTimeout(gone, time.Hour, slowStock)
+	fmt.Println(err)
+	fmt.Println("cancelled:", errors.Is(err, context.Canceled), "- ours:", errors.Is(err, ErrTooSlow))
+	// Output:
+	// ask stock service: context deadline exceeded: took too long
+	// timeout: true - ours: true
+	// ask stock service: context canceled
+	// cancelled: true - ours: false
+}

@@ -1,0 +1,139 @@
+package abort
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/stretchr/testify/assert"
+	"go.uber.org/goleak"
+)
+
+func TestDo(t *testing.T) {
+	leakcheck.Check(t)
+
+	t.Run("returns fn's value and error", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			n, err := Do(context.Background(), func() (int, error) { return 8532, nil })
+			assert.Equal(t, 8532, n, "Do(ctx, fn returning 8532) (task 8: return fn's value)")
+			assert.NoError(t, err, "Do(ctx, fn returning 8532, nil) (task 8: return fn's error)")
+			errEmpty := errors.New("tub empty")
+			_, err = Do(context.Background(), func() (int, error) { return 0, errEmpty })
+			assert.ErrorIs(t, err, errEmpty, "Do(ctx, fn failing) (task 8: return fn's error)")
+		})
+	})
+
+	t.Run("waits for fn as long as the context is live", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			do := start(func() outcome[string] {
+				v, err := Do(context.Background(), func() (string, error) { time.Sleep(3 * time.Second); return "pistachio", nil })
+				return outcome[string]{v, err}
+			})
+			time.Sleep(3*time.Second - time.Nanosecond)
+			synctest.Wait()
+			if do.returned() {
+				assert.Fail(t, fmt.Sprintf("Do(live ctx, fn taking 3s) returned %v after 3s-1ns; want it still waiting for fn (task 8)", do.got))
+			}
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
+			if assert.True(t, do.returned(), "Do(live ctx, fn taking 3s) still waiting at 3s (task 8: wait for fn's result)") {
+				assert.Equal(t, outcome[string]{value: "pistachio"}, do.got, "Do(live ctx, fn taking 3s) (task 8: return fn's result)")
+			}
+			do.wait(time.Hour)
+		})
+	})
+
+	t.Run("does not call fn when the context has already ended", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			called := false
+			v, err := Do(ctx, func() (string, error) { called = true; return "pistachio", nil })
+			synctest.Wait()
+			assert.ErrorIs(t, err, context.Canceled, "Do(cancelled ctx, fn) (task 8: check ctx.Err() first)")
+			assert.Empty(t, v, "Do(cancelled ctx, fn) value; want the zero value (task 8)")
+			assert.False(t, called, "Do(cancelled ctx, fn) called fn; want it not to start work nobody is waiting for (task 8: check ctx.Err() first)")
+		})
+	})
+}
+
+// This test runs in real time, outside a synctest bubble: a Do that leaks
+// its goroutine would leave it blocked forever, and a bubble cannot end with
+// a blocked goroutine in it — it would crash the test binary instead of
+// failing this test.
+func TestDoLetsItsGoroutineFinish(t *testing.T) {
+	leakcheck.Check(t)
+	before := goleak.IgnoreCurrent()
+	const patience = 5 * time.Second // a correct Do takes microseconds
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started, finishing := make(chan struct{}), make(chan struct{})
+	release := make(chan struct{})
+	releaseFn := sync.OnceFunc(func() { close(release) })
+	defer releaseFn()
+
+	do := start(func() outcome[string] {
+		v, err := Do(ctx, func() (string, error) {
+			close(started)
+			<-release // work that cannot be cancelled
+			close(finishing)
+			return "too late", nil
+		})
+		return outcome[string]{v, err}
+	})
+	select {
+	case <-started:
+	case <-do.done:
+		assert.Fail(t, fmt.Sprintf("Do(live ctx, fn) returned %v without calling fn (task 8: run fn in a goroutine)", do.got))
+		return
+	case <-time.After(patience):
+		assert.Fail(t, fmt.Sprintf("Do(live ctx, fn) had not called fn after %v (task 8: run fn in a goroutine)", patience))
+		return
+	}
+	assert.False(t, do.returned(), "Do(live ctx, fn) returned while fn was still running (task 8: wait for fn's result or ctx.Done())")
+
+	cancel()
+	if assert.True(t, do.wait(patience), "Do still waiting %v after its context was cancelled, with fn still running; want it to return at once "+
+		"(task 8: select on ctx.Done() as well as fn's result)", patience) {
+		assert.Equal(t, outcome[string]{err: context.Canceled}, do.got, "Do(ctx cancelled while fn runs) (task 8: return the zero value and ctx.Err())")
+	}
+
+	releaseFn() // fn finishes, long after Do has returned
+	<-finishing
+	assert.NoError(t, goleak.Find(before), "Do's goroutine was still running after fn returned: its result had nowhere to go "+
+		"(task 8: make the result channel buffered, with room for one result, so the goroutine can always finish)")
+}
+
+// A promise that cannot be aborted can still be raced against the abort
+// event, as menu v2 did with Promise.race: the caller stops waiting, the work
+// goes on. Do is that race in Go, without the leak.
+func ExampleDo() {
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	served := make(chan string, 1)
+
+	flavour, err := Do(ctx, func() (string, error) {
+		cancel()  // the customer walks out while we scoop...
+		<-release // ...and scooping cannot be cancelled
+		served <- "pistachio"
+		return "pistachio", nil
+	})
+	fmt.Printf("Do: %q, %v\n", flavour, err)
+
+	close(release)
+	select { // the work was not stopped: it runs to the end, for nobody
+	case f := <-served:
+		fmt.Println("scooped anyway:", f)
+	case <-time.After(time.Second):
+		fmt.Println("fn did not finish within a second")
+	}
+	// Output:
+	// Do: "", context canceled
+	// scooped anyway: pistachio
+}
