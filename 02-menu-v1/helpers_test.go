@@ -1,0 +1,160 @@
+package main
+
+// Test helpers: the fake stock service as the menu sees it, and ways to call
+// the menu and describe what it did.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/inproc"
+)
+
+// testStockURL is the stock URL the menu is given in tests. The in-process
+// transport ignores the host: every request goes to the fake.
+const testStockURL = "http://stock.test/stock"
+
+// testStock is a fake stock service reached through an in-process transport,
+// so that tests run inside a synctest bubble, in virtual time.
+type testStock struct {
+	*fakestock.Service
+	transport *inproc.Transport
+
+	mu     sync.Mutex
+	bodies []io.Closer
+}
+
+// newTestStock returns a fake stock service that plays replies. When the test
+// ends, it closes any response body the menu left open: a fake still writing
+// a large body to nobody would otherwise block forever, and a synctest bubble
+// would crash the test binary over it instead of letting the test report.
+func newTestStock(t testing.TB, replies ...fakestock.Reply) *testStock {
+	t.Helper()
+	s := &testStock{Service: fakestock.New(replies...)}
+	s.transport = inproc.New(s.Service)
+	t.Cleanup(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, b := range s.bodies {
+			b.Close() // closing twice is harmless
+		}
+	})
+	return s
+}
+
+// client is the http.Client to give the menu.
+func (s *testStock) client() *http.Client { return &http.Client{Transport: s} }
+
+// RoundTrip serves req with the fake and remembers the body it hands out.
+func (s *testStock) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := s.transport.RoundTrip(req)
+	if err == nil {
+		s.mu.Lock()
+		s.bodies = append(s.bodies, resp.Body)
+		s.mu.Unlock()
+	}
+	return resp, err
+}
+
+// openBodies is how many response bodies the menu received and did not close.
+func (s *testStock) openBodies() int { return s.transport.OpenBodies() }
+
+// getMenu serves one GET /menu with h and returns what it answered.
+func getMenu(h http.Handler) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/menu", nil))
+	return rec
+}
+
+// pendingMenu is a GET /menu served on its own goroutine, so that the test can
+// look at it, in virtual time, while it is still running.
+type pendingMenu struct {
+	rec   *httptest.ResponseRecorder
+	start time.Time
+	took  time.Duration // set before done is closed
+	done  chan struct{}
+}
+
+// startMenu starts serving one GET /menu with h.
+func startMenu(h http.Handler) *pendingMenu {
+	p := &pendingMenu{rec: httptest.NewRecorder(), start: time.Now(), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		h.ServeHTTP(p.rec, httptest.NewRequest(http.MethodGet, "/menu", nil))
+		p.took = time.Since(p.start)
+	}()
+	return p
+}
+
+// answered reports whether the menu has answered.
+func (p *pendingMenu) answered() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// String says what the menu did so far: "menu answered 200 after 10s".
+func (p *pendingMenu) String() string {
+	if !p.answered() {
+		return fmt.Sprintf("menu had not answered after %v", time.Since(p.start))
+	}
+	return fmt.Sprintf("menu answered %d after %v", p.rec.Code, p.took)
+}
+
+// wantMenuJSON is the menu built from the stock service's real stock.
+func wantMenuJSON(t testing.TB) string {
+	t.Helper()
+	type item struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Available bool   `json:"available"`
+	}
+	var menu []item
+	for _, f := range fakestock.Flavours {
+		menu = append(menu, item{f.ID, f.Name, f.Stock > 0})
+	}
+	b, err := json.Marshal(map[string]any{"menu": menu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// assertJSONError checks that rec is a JSON {"error": "…"} answer.
+func assertJSONError(t testing.TB, rec *httptest.ResponseRecorder, task string) {
+	t.Helper()
+	assert.Equal(t, "application/json", mediaType(rec),
+		"menu answered %d with Content-Type %q; want application/json (%s)", rec.Code, rec.Header().Get("Content-Type"), task)
+	var body struct {
+		Error *string `json:"error"`
+	}
+	err := json.Unmarshal(rec.Body.Bytes(), &body)
+	if assert.NoError(t, err, "menu answered %d with a body that is not JSON: %q; want {\"error\": \"…\"} (%s)", rec.Code, answerBody(rec), task) {
+		assert.NotEmpty(t, body.Error, "menu answered %d with %s; want {\"error\": \"what went wrong\"} (%s)", rec.Code, answerBody(rec), task)
+	}
+}
+
+// mediaType is the media type of rec's Content-Type, without parameters.
+func mediaType(rec *httptest.ResponseRecorder) string {
+	mt, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
+	return mt
+}
+
+// answerBody is the menu's answer, without its final newline, for messages.
+func answerBody(rec *httptest.ResponseRecorder) string {
+	return strings.TrimSpace(rec.Body.String())
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+)
+
+// maxStockBody is the most the menu reads of the stock service's answer. The
+// real stock list is a few hundred bytes; a megabyte is already absurd.
+const maxStockBody = 1 << 20 // 1 MiB
+
+// flavour is one line of the stock list, as the stock service sends it.
+type flavour struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Stock int    `json:"stock"`
+}
+
+// stockResponse is the part of GET /stock's answer the menu needs:
+// {"stock": [...], "delay": 1234}. Unknown fields, like delay, are ignored.
+type stockResponse struct {
+	Stock []flavour `json:"stock"`
+}
+
+// menuItem is one line of the menu.
+type menuItem struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+}
+
+// menuResponse is the body of a 200 from GET /menu.
+type menuResponse struct {
+	Menu []menuItem `json:"menu"`
+}
+
+// errorBody is the body of every answer that is not a 200.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// menuService is the Menu Service. It is given its HTTP client rather than
+// reaching for http.DefaultClient, so that main can tune it and tests can
+// hand it a client that talks to a fake stock service.
+type menuService struct {
+	client   *http.Client
+	stockURL string
+}
+
+// newMenuService returns a menu service that asks stockURL through client.
+func newMenuService(client *http.Client, stockURL string) *menuService {
+	return &menuService{client: client, stockURL: stockURL}
+}
+
+// handler routes the service's endpoint.
+func (s *menuService) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /menu", s.handleMenu)
+	return mux
+}
+
+// errNotImplemented is what the stubs below answer until you write them.
+var errNotImplemented = errors.New("not implemented yet: see the README's tasks")
+
+// handleMenu answers GET /menu with the menu built from the stock.
+func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
+	// TODO(task 1): get the stock list with s.fetchStock and answer 200 with
+	// menuResponse{Menu: buildMenu(stock)}, using writeJSON.
+	// TODO(task 2): when fetchStock fails, answer 502 Bad Gateway with the
+	// error as JSON, using writeError.
+	writeError(w, http.StatusNotImplemented, errNotImplemented)
+}
+
+// fetchStock asks the stock service for its stock list.
+func (s *menuService) fetchStock() ([]flavour, error) {
+	// TODO(task 1): GET s.stockURL with s.client (http.Client.Get) and decode
+	// the JSON body into a stockResponse (json.NewDecoder(…).Decode).
+	// TODO(task 2): return an error, wrapped with fmt.Errorf and %w, when the
+	// call fails, when the status is not 200 OK, when the JSON is malformed or
+	// has no "stock" list, and when the body is larger than maxStockBody
+	// (read it through http.MaxBytesReader or io.LimitReader).
+	// TODO(task 3): close the response body on every path once Get has
+	// succeeded (resp.Body.Close, with defer).
+	return nil, errNotImplemented
+}
+
+// buildMenu lists every flavour of the stock, in the stock's order, with
+// whether it can be sold.
+func buildMenu(stock []flavour) []menuItem {
+	// TODO(task 1): one menuItem per flavour, in the same order; a flavour is
+	// available when its stock is above zero. An empty stock is an empty
+	// menu, which must encode as [], not null.
+	return nil
+}
+
+// writeJSON answers with status and v encoded as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	// After WriteHeader the status is sent; an encoding error (a client that
+	// left mid-write) cannot change it any more, so there is nothing to do.
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers with status and {"error": err's message}.
+func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, errorBody{Error: err.Error()})
+}
