@@ -22,7 +22,7 @@ func TestCallerGoesAway(t *testing.T) {
 			svc := newTestService(10 * time.Second)
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			done := startRequest(ctx, svc.handler(), http.MethodGet)
+			done := startRequest(t, ctx, svc.handler(), http.MethodGet)
 
 			time.Sleep(3 * time.Second)
 			synctest.Wait()
@@ -42,7 +42,7 @@ func TestCallerGoesAway(t *testing.T) {
 		leakcheck.Check(t)
 		synctest.Test(t, func(t *testing.T) {
 			svc := newTestService(time.Second)
-			decodeStock(t, <-startRequest(t.Context(), svc.handler(), http.MethodGet))
+			decodeStock(t, <-startRequest(t, t.Context(), svc.handler(), http.MethodGet))
 			assert.Equal(t, int64(0), svc.abandoned.Value(), "s.abandoned is %d after a request that was answered; want 0 (task 3: count only when r.Context().Done() wins)", svc.abandoned.Value())
 		})
 	})
@@ -53,7 +53,7 @@ func TestCallerGoesAway(t *testing.T) {
 	// hundreds of times that, so a busy machine does not make the test flaky.
 	t.Run("returns promptly when a real TCP client hangs up", func(t *testing.T) {
 		leakcheck.Check(t)
-		const delay = 4 * time.Second // bounds how long a handler that never gives up keeps the test
+		const delay = 3 * time.Second // bounds how long a handler that never gives up keeps the test
 		const patience = 2 * time.Second
 		svc := newTestService(delay)
 		asked := make(chan struct{}, 1) // the handler has drawn its delay: it is about to wait

@@ -47,9 +47,9 @@ func TestCounters(t *testing.T) {
 			leaving, leave := context.WithCancel(t.Context())
 			defer leave()
 			done := []<-chan *httptest.ResponseRecorder{
-				startRequest(t.Context(), h, http.MethodGet),
-				startRequest(t.Context(), h, http.MethodGet),
-				startRequest(leaving, h, http.MethodGet),
+				startRequest(t, t.Context(), h, http.MethodGet),
+				startRequest(t, t.Context(), h, http.MethodGet),
+				startRequest(t, leaving, h, http.MethodGet),
 			}
 			synctest.Wait()
 			assert.Equal(t, counters{Started: 3, InFlight: 3}, readCounters(t, h),

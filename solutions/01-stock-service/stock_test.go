@@ -30,13 +30,19 @@ func newTestService(delay time.Duration) *stockService {
 // startRequest serves method /stock through h on its own goroutine, as
 // net/http would, with ctx as the request's context. The channel yields the
 // response once the handler has returned.
-func startRequest(ctx context.Context, h http.Handler, method string) <-chan *httptest.ResponseRecorder {
+func startRequest(t *testing.T, ctx context.Context, h http.Handler, method string) <-chan *httptest.ResponseRecorder {
 	done := make(chan *httptest.ResponseRecorder, 1)
+	finished := make(chan struct{})
 	go func() {
+		defer close(finished)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, method, "/stock", nil))
 		done <- rec
 	}()
+	// Virtual time stops when the test's function returns: wait here, while
+	// it still runs, for a handler that did not give up when it should have,
+	// so that the test reports a failed assertion rather than a deadlock.
+	t.Cleanup(func() { <-finished })
 	return done
 }
 
@@ -72,7 +78,7 @@ func TestStockResponse(t *testing.T) {
 	t.Run("answers GET /stock with 200 and the three flavours of the talk", func(t *testing.T) {
 		leakcheck.Check(t)
 		synctest.Test(t, func(t *testing.T) {
-			body := decodeStock(t, <-startRequest(t.Context(), newTestService(0).handler(), http.MethodGet))
+			body := decodeStock(t, <-startRequest(t, t.Context(), newTestService(0).handler(), http.MethodGet))
 			want := []flavour{
 				{ID: "cf93d53f-7f60-4c9d-a543-ef217a09269b", Name: "Cookies 'n' Cream", Stock: 8532},
 				{ID: "41373bb6-e6fb-4606-8f01-1cd24e228939", Name: "Neopolitan", Stock: 0},
@@ -85,7 +91,7 @@ func TestStockResponse(t *testing.T) {
 	t.Run("says its body is JSON", func(t *testing.T) {
 		leakcheck.Check(t)
 		synctest.Test(t, func(t *testing.T) {
-			rec := <-startRequest(t.Context(), newTestService(0).handler(), http.MethodGet)
+			rec := <-startRequest(t, t.Context(), newTestService(0).handler(), http.MethodGet)
 			assert.Contains(t, rec.Header().Get("Content-Type"), "application/json",
 				"GET /stock sent Content-Type %q; want application/json (task 1: writeJSON sets it)", rec.Header().Get("Content-Type"))
 		})
@@ -94,7 +100,7 @@ func TestStockResponse(t *testing.T) {
 	t.Run("has exactly the fields stock and delay, with delay a number", func(t *testing.T) {
 		leakcheck.Check(t)
 		synctest.Test(t, func(t *testing.T) {
-			rec := <-startRequest(t.Context(), newTestService(0).handler(), http.MethodGet)
+			rec := <-startRequest(t, t.Context(), newTestService(0).handler(), http.MethodGet)
 			var fields map[string]json.RawMessage
 			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &fields),
 				"GET /stock answered %q; want a JSON object (task 1)", rec.Body.String())
@@ -110,7 +116,7 @@ func TestStockResponse(t *testing.T) {
 	t.Run("refuses other methods with 405, as a GET-only route does", func(t *testing.T) {
 		leakcheck.Check(t)
 		synctest.Test(t, func(t *testing.T) {
-			rec := <-startRequest(t.Context(), newTestService(0).handler(), http.MethodPost)
+			rec := <-startRequest(t, t.Context(), newTestService(0).handler(), http.MethodPost)
 			assert.Equal(t, http.StatusMethodNotAllowed, rec.Code,
 				"POST /stock answered %d; want 405 Method Not Allowed (task 1: register the route with a method in its pattern)", rec.Code)
 		})
@@ -122,7 +128,7 @@ func TestDelay(t *testing.T) {
 		leakcheck.Check(t)
 		synctest.Test(t, func(t *testing.T) {
 			const delay = 2500 * time.Millisecond
-			done := startRequest(t.Context(), newTestService(delay).handler(), http.MethodGet)
+			done := startRequest(t, t.Context(), newTestService(delay).handler(), http.MethodGet)
 			time.Sleep(delay - time.Nanosecond)
 			synctest.Wait()
 			_, early := returned(done)
@@ -137,8 +143,8 @@ func TestDelay(t *testing.T) {
 	t.Run("reports the delay it waited, in milliseconds", func(t *testing.T) {
 		leakcheck.Check(t)
 		synctest.Test(t, func(t *testing.T) {
-			body := decodeStock(t, <-startRequest(t.Context(), newTestService(2500*time.Millisecond).handler(), http.MethodGet))
-			assert.Equal(t, int64(2500), body.Delay, "GET /stock reported \"delay\": %d after waiting 2.5s; want 2500 (task 2: Duration.Milliseconds)", body.Delay)
+			body := decodeStock(t, <-startRequest(t, t.Context(), newTestService(2500*time.Millisecond).handler(), http.MethodGet))
+			assert.Equal(t, int64(2500), body.Delay, "GET /stock reported \"delay\": %d for a delay of 2.5s; want 2500 (task 2: Duration.Milliseconds)", body.Delay)
 		})
 	})
 
@@ -148,7 +154,7 @@ func TestDelay(t *testing.T) {
 			draws := 0 // the requests run one after the other, so one goroutine at a time counts
 			svc := newStockService(func() time.Duration { draws++; return time.Second }, slog.New(slog.DiscardHandler))
 			for range 3 {
-				<-startRequest(t.Context(), svc.handler(), http.MethodGet)
+				<-startRequest(t, t.Context(), svc.handler(), http.MethodGet)
 			}
 			assert.Equal(t, 3, draws, "s.delay() was called %d times for 3 requests; want once per request (task 2)", draws)
 		})
