@@ -32,11 +32,6 @@ type stockResponse struct {
 	Delay int64     `json:"delay"` // milliseconds this request waited
 }
 
-// errorBody is the body of every answer that is not a 200.
-type errorBody struct {
-	Error string `json:"error"`
-}
-
 // stockService is the Unpredictable Stock Service. Its counters belong to
 // the value, not to the process: tests create as many services as they like.
 type stockService struct {
@@ -98,6 +93,8 @@ func (s *stockService) handleStock(w http.ResponseWriter, r *http.Request) {
 	// an unreferenced timer is collected even if it was never stopped, so
 	// forgetting Stop no longer leaks here, but with time.AfterFunc it still
 	// means running the function for nobody. Stopping is right in every version.
+	// (The one-liner `case <-time.After(delay):` has the same history, and
+	// gives you no timer to stop.)
 	defer timer.Stop()
 
 	select {
@@ -114,7 +111,7 @@ func (s *stockService) handleStock(w http.ResponseWriter, r *http.Request) {
 	}
 
 	writeJSON(w, http.StatusOK, stockResponse{Stock: flavours, Delay: delay.Milliseconds()})
-	s.completed.Add(1)
+	s.completed.Add(1) // after the answer: started = completed + abandoned + in flight
 	s.log.Debug("answered", "delay", delay, "remote", r.RemoteAddr)
 }
 
