@@ -65,6 +65,16 @@ const (
 {"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"panic: test timed out after 1s\n"}
 {"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\trunning tests:\n"}
 {"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\t\tTestA (1s)\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"goroutine 5 [running]:\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"testing.(*M).startAlarm.func1()\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\t/usr/local/go/src/testing/testing.go:2802 +0x354\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"goroutine 19 [sleep]:\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"time.Sleep(0x34630b8a000)\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\t/usr/local/go/src/runtime/time.go:363 +0x165\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"fx/timeout.TestA(0xde359654248?)\n"}
+{"Action":"output","Package":"fx/timeout","Test":"TestA","Output":"\t/tmp/fx/timeout/f_test.go:3 +0x1d\n"}
 {"Action":"output","Package":"fx/timeout","Output":"FAIL\tfx/timeout\t1.019s\n"}
 {"Action":"fail","Package":"fx/timeout","Elapsed":1.02}
 `
@@ -118,7 +128,8 @@ func TestStarterProblem(t *testing.T) {
 		{"a panic", panickingRun, time.Second,
 			[]string{"crashed the test binary (panic: assignment to entry in nil map [recovered, repanicked], in TestA)", "never panic"}},
 		{"a time-out", timedOutRun, time.Minute,
-			[]string{"hung until the time-out (panic: test timed out after 1s, in TestA)", "must fail fast, never block"}},
+			[]string{"hung until the time-out (panic: test timed out after 1s, in TestA)", "must fail fast, never block",
+				"\t\tTestA (1s)", "goroutine 19 [sleep]:\n\ttime.Sleep(0x34630b8a000)", "fx/timeout.TestA("}},
 		{"a fatal runtime error", deadlockRun, time.Second,
 			[]string{"crashed the test binary (fatal error: all goroutines are asleep - deadlock!, in TestA)"}},
 		{"a failure outside any test", testMainFailure, time.Second,
@@ -145,4 +156,12 @@ func TestSolutionProblem(t *testing.T) {
 		"2 tests and subtests fail (TestA/sub_one, TestA)", "a failing run names its failures")
 	assert.Contains(t, solutionProblem(parseTestJSON(strings.NewReader(buildFailure))),
 		"undefined: undefinedThing", "a build failure quotes the compiler")
+}
+
+func TestCrashExcerpt(t *testing.T) {
+	run := parseTestJSON(strings.NewReader(timedOutRun))
+	excerpt := crashExcerpt(run, "panic: test timed out after 1s", 40)
+	assert.Contains(t, excerpt, "fx/timeout.TestA(", "the stack of the goroutine blocked in the package under test")
+	assert.NotContains(t, excerpt, "startAlarm", "the testing package's own goroutines are left out")
+	assert.Equal(t, "panic: test timed out after 1s\n[… 9 more lines]", crashExcerpt(run, "panic: test timed out after 1s", 1), "an excerpt over max lines")
 }

@@ -28,6 +28,7 @@ type event struct {
 
 // testRun is what one `go test -json` run of one package said.
 type testRun struct {
+	Package     string   // import path of the package under test
 	Result      string   // the package's final action: "pass", "fail", "skip", or "" if none came
 	Elapsed     float64  // seconds, of the package's final event: the test binary's run time
 	Ran         []string // every test that started, subtests included, in order
@@ -48,6 +49,9 @@ func parseTestJSON(r io.Reader) testRun {
 		var e event
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
 			e = event{Action: "output", Output: sc.Text() + "\n"}
+		}
+		if run.Package == "" && e.Package != "" {
+			run.Package = e.Package
 		}
 		switch e.Action {
 		case "build-output":
@@ -108,10 +112,10 @@ func starterProblem(r testRun, budget time.Duration) error {
 		}
 		if strings.HasPrefix(line, "panic: test timed out") {
 			return fmt.Errorf("its tests hung until the time-out (%s, %s): a stub must fail fast, never block — see STYLE.md 3:\n%s",
-				line, where, indent(tail(r.Output, 15)))
+				line, where, indent(crashExcerpt(r, line, 40)))
 		}
 		return fmt.Errorf("its tests crashed the test binary (%s, %s): a stub must return an error or 501, never panic — see STYLE.md 3:\n%s",
-			line, where, indent(tail(r.Output, 25)))
+			line, where, indent(crashExcerpt(r, line, 40)))
 	}
 	switch r.Result {
 	case "pass":
@@ -129,6 +133,38 @@ func starterProblem(r testRun, budget time.Duration) error {
 		return fmt.Errorf("its tests took %v to fail, over the budget of %v: a learner's red run must take seconds — a stub or a test waits on real time", elapsed.Round(time.Millisecond), budget)
 	}
 	return nil
+}
+
+// crashExcerpt quotes what matters of a crash, up to max lines: the crash
+// line and the lines that follow it up to a blank line (for a time-out, the
+// tests still running), then the stack of each goroutine that passes through
+// the package under test — where a stub panicked or blocked — rather than the
+// testing package's own.
+func crashExcerpt(r testRun, crashLine string, max int) string {
+	start := slices.Index(r.Output, crashLine)
+	if start < 0 {
+		return tail(r.Output, max)
+	}
+	var blocks [][]string
+	var block []string
+	for _, l := range r.Output[start:] {
+		if strings.TrimSpace(l) == "" {
+			blocks, block = append(blocks, block), nil
+			continue
+		}
+		block = append(block, l)
+	}
+	blocks = append(blocks, block)
+	excerpt := blocks[0]
+	for _, b := range blocks[1:] {
+		if r.Package != "" && slices.ContainsFunc(b, func(l string) bool { return strings.HasPrefix(l, r.Package+".") }) {
+			excerpt = append(append(excerpt, ""), b...)
+		}
+	}
+	if len(excerpt) > max {
+		excerpt = append(excerpt[:max], fmt.Sprintf("[… %d more lines]", len(excerpt)-max))
+	}
+	return strings.Join(excerpt, "\n")
 }
 
 // failureReport quotes the output of the tests that failed (the innermost
