@@ -76,7 +76,7 @@ func TestStockFailures(t *testing.T) {
 				rec := getMenu(newTestMenu(stock))
 
 				assert.Equal(t, http.StatusBadGateway, rec.Code,
-					"the stock service %s; menu answered %d: %.300s; want 502 Bad Gateway (task 2: %s)", tc.what, rec.Code, answerBody(rec), tc.hint)
+					"the stock service %s; menu answered %d: %s; want 502 Bad Gateway (task 2: %s)", tc.what, rec.Code, answerBody(rec), tc.hint)
 				assertJSONError(t, rec, "task 2: answer errors with writeError")
 			})
 		})
@@ -88,7 +88,7 @@ func TestStockFailures(t *testing.T) {
 			rec := getMenu(newTestMenu(stock))
 
 			assert.Equal(t, http.StatusOK, rec.Code,
-				"the stock service sent exactly maxStockBody bytes of valid JSON; menu answered %d: %.300s; want 200 (task 2: the limit is maxStockBody, not one byte less)", rec.Code, answerBody(rec))
+				"the stock service sent exactly maxStockBody bytes of valid JSON; menu answered %d: %s; want 200 (task 2: the limit is maxStockBody, not one byte less)", rec.Code, answerBody(rec))
 		})
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -35,22 +36,37 @@ type testStock struct {
 	bodies []io.Closer
 }
 
-// newTestStock returns a fake stock service that plays replies. When the test
-// ends, it closes any response body the menu left open: a fake still writing
-// a large body to nobody would otherwise block forever, and a synctest bubble
-// would crash the test binary over it instead of letting the test report.
+// newTestStock returns a fake stock service that plays replies, for a test
+// inside a synctest bubble.
+//
+// When the test ends, even by failing half-way, it lets a minute of virtual
+// time pass, so that the fake and the menu finish whatever they were doing,
+// then closes any response body the menu left open (a fake still writing a
+// large body to nobody would block forever). A synctest bubble whose test
+// returns while its goroutines wait would crash the test binary instead of
+// letting the test report what went wrong.
 func newTestStock(t testing.TB, replies ...fakestock.Reply) *testStock {
 	t.Helper()
 	s := &testStock{Service: fakestock.New(replies...)}
 	s.transport = inproc.New(s.Service)
-	t.Cleanup(func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for _, b := range s.bodies {
-			b.Close() // closing twice is harmless
-		}
-	})
+	t.Cleanup(s.closeBodies)
+	t.Cleanup(settle) // cleanups run last-in, first-out: settle first
 	return s
+}
+
+// settle lets a minute of virtual time pass, and everything come to rest.
+func settle() {
+	time.Sleep(time.Minute)
+	synctest.Wait()
+}
+
+// closeBodies closes every response body the fake handed out.
+func (s *testStock) closeBodies() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.bodies {
+		b.Close() // closing twice is harmless
+	}
 }
 
 // client is the http.Client to give the menu.
@@ -107,12 +123,12 @@ func (p *pendingMenu) answered() bool {
 	}
 }
 
-// String says what the menu did so far: "menu answered 200 after 10s".
+// String says what the menu did so far: "menu answered 504 after 1s: {…}".
 func (p *pendingMenu) String() string {
 	if !p.answered() {
 		return fmt.Sprintf("menu had not answered after %v", time.Since(p.start))
 	}
-	return fmt.Sprintf("menu answered %d after %v", p.rec.Code, p.took)
+	return fmt.Sprintf("menu answered %d after %v: %s", p.rec.Code, p.took, answerBody(p.rec))
 }
 
 // wantMenuJSON is the menu built from the stock service's real stock.
@@ -154,7 +170,12 @@ func mediaType(rec *httptest.ResponseRecorder) string {
 	return mt
 }
 
-// answerBody is the menu's answer, without its final newline, for messages.
+// answerBody is the menu's answer for messages: without its final newline,
+// and cut short if it is long.
 func answerBody(rec *httptest.ResponseRecorder) string {
-	return strings.TrimSpace(rec.Body.String())
+	s := strings.TrimSpace(rec.Body.String())
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
 }

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// maxStockBody is the most the menu reads of the stock service's answer. The
+// real stock list is a few hundred bytes; a megabyte is already absurd.
+const maxStockBody = 1 << 20 // 1 MiB
+
+// flavour is one line of the stock list, as the stock service sends it.
+type flavour struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Stock int    `json:"stock"`
+}
+
+// stockResponse is the part of GET /stock's answer the menu needs:
+// {"stock": [...], "delay": 1234}. Unknown fields, like delay, are ignored.
+type stockResponse struct {
+	Stock []flavour `json:"stock"`
+}
+
+// menuItem is one line of the menu.
+type menuItem struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+}
+
+// menuResponse is the body of a 200 from GET /menu.
+type menuResponse struct {
+	Menu []menuItem `json:"menu"`
+}
+
+// errorBody is the body of every answer that is not a 200.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// errStockTooSlow is the error of a call to the stock service that lost the
+// race against the menu's timeout.
+var errStockTooSlow = errors.New("stock service did not answer in time")
+
+// menuService is the Menu Service. It is given its HTTP client rather than
+// reaching for http.DefaultClient, so that main can tune it and tests can
+// hand it a client that talks to a fake stock service.
+type menuService struct {
+	client   *http.Client
+	stockURL string
+	timeout  time.Duration // how long GET /menu waits for the stock service
+}
+
+// newMenuService returns a menu service that asks stockURL through client,
+// and waits for it at most timeout.
+func newMenuService(client *http.Client, stockURL string, timeout time.Duration) *menuService {
+	return &menuService{client: client, stockURL: stockURL, timeout: timeout}
+}
+
+// handler routes the service's endpoint.
+func (s *menuService) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /menu", s.handleMenu)
+	return mux
+}
+
+// handleMenu answers GET /menu with the menu built from the stock.
+func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
+	stock, err := s.fetchStockWithin(s.timeout)
+	if err != nil {
+		// TODO(task 1): answer 504 Gateway Timeout when the stock service was
+		// too slow (errors.Is(err, errStockTooSlow)), and 502 for the rest.
+		writeError(w, http.StatusBadGateway, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, menuResponse{Menu: buildMenu(stock)})
+}
+
+// stockResult is what one call of fetchStock returned.
+type stockResult struct {
+	stock []flavour
+	err   error
+}
+
+// fetchStockWithin returns what fetchStock returns if it returns within
+// timeout, and errStockTooSlow if it does not.
+func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error) {
+	// TODO(task 1): race s.fetchStock against a timer. Call it on a goroutine
+	// of its own that sends its stockResult on a channel, and select on that
+	// channel and on the channel of time.NewTimer(timeout); when the timer
+	// wins, return errStockTooSlow (wrapped with fmt.Errorf and %w). Stop the
+	// timer when the race is over. No context, no http.Client.Timeout: this
+	// step races; cancelling is step 05.
+	// TODO(task 2): once the timer has won, nobody will ever receive from the
+	// result channel: make sure the goroutine can still send, and end (see the
+	// capacity argument of make).
+	return s.fetchStock() // for now: wait as long as the stock service takes, as version 1 did
+}
+
+// fetchStock asks the stock service for its stock list. It waits as long as
+// the stock service takes; fetchStockWithin decides how long to wait for it.
+func (s *menuService) fetchStock() ([]flavour, error) {
+	resp, err := s.client.Get(s.stockURL)
+	if err != nil {
+		// Refused, reset, hung up before answering: the stock is unreachable.
+		// (When Get fails there is no body to close.)
+		return nil, fmt.Errorf("stock service unreachable: %w", err)
+	}
+	// Close the body on every path from here on, success or not. An unclosed
+	// body keeps its connection busy (it can never be reused) and, in the
+	// stock service, a handler still writing to somebody who will never read.
+	defer resp.Body.Close()
+
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("stock service answered %s", resp.Status)
+	}
+
+	// Read at most maxStockBody bytes. Without a bound, a broken or hostile
+	// upstream can make us read (and hold in memory) gigabytes. io.LimitReader
+	// would bound it too, but silently: the decoder would report a truncated
+	// JSON document, not a body that was too large. http.MaxBytesReader fails
+	// with an *http.MaxBytesError that says what happened.
+	body := http.MaxBytesReader(nil, resp.Body, maxStockBody)
+	var stock stockResponse
+	if err := json.NewDecoder(body).Decode(&stock); err != nil {
+		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
+		}
+		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
+	}
+	if stock.Stock == nil {
+		return nil, errors.New(`stock service sent JSON without a "stock" list`)
+	}
+	return stock.Stock, nil
+}
+
+// buildMenu lists every flavour of the stock, in the stock's order, with
+// whether it can be sold.
+func buildMenu(stock []flavour) []menuItem {
+	// make, not var: an empty stock must encode as "menu": [], not null.
+	menu := make([]menuItem, 0, len(stock))
+	for _, f := range stock {
+		menu = append(menu, menuItem{ID: f.ID, Name: f.Name, Available: f.Stock > 0})
+	}
+	return menu
+}
+
+// writeJSON answers with status and v encoded as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	// After WriteHeader the status is sent; an encoding error (a client that
+	// left mid-write) cannot change it any more, so there is nothing to do.
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers with status and {"error": err's message}.
+func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, errorBody{Error: err.Error()})
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+)
+
+// Over a real TCP connection, to the fake stock service on 127.0.0.1.
+func TestRealSockets(t *testing.T) {
+	requireNoLeak(t)
+	leakcheck.Check(t)
+
+	t.Run("answers 504 and leaves the stock service's request running, over a real socket", func(t *testing.T) {
+		release := make(chan struct{})
+		fake := fakestock.New(fakestock.Reply{Delay: 100 * time.Millisecond})
+		stockURL, client := fakestock.Loopback(t, holdUntil(release, fake))
+		menu := startMenu(newMenuService(client, stockURL, 50*time.Millisecond).handler())
+
+		answered := wait(menu.done, time.Second)
+		close(release) // now the stock service works for 100ms, unless its caller has left
+		require.True(t, answered, "%v; the stock service was held; want 504 after 50ms (task 1: race the call against a timer)", menu)
+		require.Equal(t, http.StatusGatewayTimeout, menu.rec.Code, "%v; want 504 (task 1)", menu)
+
+		calls := fake.Await(t, 1, 5*time.Second)
+		assert.Equal(t, fakestock.Completed, calls[0].Outcome,
+			"the stock service's request: %v; want completed: the race leaves it running, over a real TCP connection too (task 1: not http.Client.Timeout — cancelling is step 05)", calls[0])
+	})
+
+	t.Run("serves the menu from a stock service on a real socket", func(t *testing.T) {
+		stockURL, client := fakestock.Loopback(t, fakestock.New(fakestock.Reply{}))
+		rec := getMenu(newMenuService(client, stockURL, testTimeout).handler())
+
+		require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 (step 02, task 1)", rec.Code, answerBody(rec))
+		assert.JSONEq(t, wantMenuJSON(t), rec.Body.String(), "menu answered the wrong menu (step 02, task 1)")
+	})
+
+	t.Run("answers 502 when nothing listens at the stock URL", func(t *testing.T) {
+		rec := getMenu(newMenuService(&http.Client{Transport: &http.Transport{}}, closedPortURL(t), testTimeout).handler())
+
+		assert.Equal(t, http.StatusBadGateway, rec.Code, "menu answered %d: %s; want 502 (step 02, task 2: a connection refused is a failure of the stock service)", rec.Code, answerBody(rec))
+		assertJSONError(t, rec, "step 02, task 2")
+	})
+}
+
+// closedPortURL returns a stock URL on 127.0.0.1 where nothing listens: a
+// port that was free a moment ago, so connecting to it is refused.
+func closedPortURL(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	return "http://" + addr + "/stock"
+}
