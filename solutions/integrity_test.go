@@ -70,7 +70,7 @@ func checkStep(t *testing.T, root, step string) {
 	})
 
 	var tasks []task
-	t.Run("every TODO(task N) of the starter has its task in the README", func(t *testing.T) {
+	t.Run("its README's tasks match the starter's TODOs", func(t *testing.T) {
 		readme, err := os.ReadFile(filepath.Join(stepDir, "README.md"))
 		require.NoError(t, err, "%s: the step has no README.md to teach it", step)
 		tasks, err = readmeTasks(string(readme))
