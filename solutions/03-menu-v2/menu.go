@@ -95,6 +95,11 @@ type stockResult struct {
 // timeout, and errStockTooSlow if it does not: Go's Promise.race([fetch,
 // timeout]). It does not stop the call that lost the race — nothing here
 // can. The call goes on, and the stock service with it, for nobody.
+//
+// http.Client.Timeout would stop it: the client cancels its request when
+// the time is up. That is better, and it is not this step: it belongs to
+// the whole client rather than to one request, and it cannot also stop when
+// our own caller hangs up. A context does both — step 05.
 func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error) {
 	// Buffered, with room for the one result: when the timer wins, nobody
 	// will ever receive from results, and the goroutine must still be able
