@@ -44,6 +44,13 @@ func TestIntegrity(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, names, "no step folder (%s) at the top of the module %s: the integrity check has nothing to prove", stepGlob, root)
+	solved, err := filepath.Glob(filepath.Join(root, "solutions", stepGlob))
+	require.NoError(t, err, "listing the solution folders")
+	for _, dir := range solved {
+		if info, err := os.Stat(filepath.Join(root, filepath.Base(dir))); err != nil || !info.IsDir() {
+			t.Errorf("solutions/%s has no step folder %s at the top of the module: a solution without its exercise teaches nothing", filepath.Base(dir), filepath.Base(dir))
+		}
+	}
 	t.Logf("steps: %s", strings.Join(names, ", "))
 
 	for _, step := range names {
@@ -79,6 +86,16 @@ func checkStep(t *testing.T, root, step string) {
 		require.NoError(t, err, "%s: reading the starter's sources", step)
 		report(t, step, append(taskProblems(tasks), todoProblems(todos, tasks)...))
 		t.Logf("%s: %d tasks, %d TODO markers", step, len(tasks), len(todos))
+	})
+
+	t.Run("its solution has no TODO left", func(t *testing.T) {
+		left, err := starterTODOs(solutionDir)
+		require.NoError(t, err, "%s: reading the solution's sources", step)
+		var problems []string
+		for _, td := range left {
+			problems = append(problems, fmt.Sprintf("solutions/%s/%s:%d: TODO(task %d) is still there: a solution does every task", step, td.File, td.Line, td.N))
+		}
+		report(t, step, problems)
 	})
 
 	if testing.Short() {
