@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
 // Task 2: the goroutine that calls the stock service must end, even when the
@@ -25,7 +26,7 @@ func TestGoroutineEnds(t *testing.T) {
 	leaks.remember(leak)
 
 	require.Equal(t, http.StatusGatewayTimeout, rec.Code,
-		"the stock service was held until the menu answered; menu answered %d: %s; want 504 after 10ms (task 1 first: race the call against a timer)", rec.Code, answerBody(rec))
+		"the stock service was held until the menu answered; menu answered %d: %s; want 504 after 10ms (task 1 first: race the call against a timer)", rec.Code, menutest.Body(rec))
 	assert.NoError(t, leak,
 		"the menu answered 504, then the stock service answered, and the goroutine that called it is still running: it is blocked sending its result on a channel that nobody will ever receive from again (task 2: make the result channel buffered, with room for one result, so that the send never waits)")
 }
@@ -43,29 +44,17 @@ func lateAnswer(t testing.TB) (*httptest.ResponseRecorder, error) {
 	releaseOnce := sync.OnceFunc(func() { close(release) })
 	t.Cleanup(releaseOnce)
 	fake := fakestock.New(fakestock.Reply{})
-	stock := serveTestStock(t, fake, holdUntil(release, fake))
-	menu := startMenu(newMenuService(stock.client(), testStockURL, 10*time.Millisecond).handler())
+	stock := menutest.ServeStock(t, fake, menutest.HoldUntil(release, fake))
+	menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, 10*time.Millisecond).handler())
 
 	// A menu that waits for the stock service (the starter) waits here 1s.
-	wait(menu.done, time.Second)
+	menu.Wait(time.Second)
 	releaseOnce()
-	if !wait(menu.done, 10*time.Second) {
+	if !menu.Wait(10 * time.Second) {
 		require.Fail(t, "menu had not answered 10s after the stock service was released")
 	}
 	stock.Await(t, 1, 10*time.Second)
-	return menu.rec, goleak.Find(before)
-}
-
-// wait reports whether done was closed within d.
-func wait(done <-chan struct{}, d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-done:
-		return true
-	case <-timer.C:
-		return false
-	}
+	return menu.Rec, goleak.Find(before)
 }
 
 // leakCheck remembers whether the menu leaks its goroutine, so that the tests

@@ -12,6 +12,7 @@ import (
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
 // Task 1: version 2 answers within its timeout, whatever the stock service does.
@@ -22,45 +23,45 @@ func TestTimeout(t *testing.T) {
 	for _, timeout := range []time.Duration{time.Second, 250 * time.Millisecond} {
 		t.Run(fmt.Sprintf("answers 504 exactly %v after the call when the stock service takes 10s", timeout), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				stock := newTestStock(t, fakestock.Reply{Delay: 10 * time.Second})
-				menu := startMenu(newMenuService(stock.client(), testStockURL, timeout).handler())
+				stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
+				menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, timeout).handler())
 
 				time.Sleep(timeout - time.Nanosecond)
 				synctest.Wait()
-				require.False(t, menu.answered(), "%v; want 504 after %v, not before (task 1: a timer of s.timeout)", menu, timeout)
+				require.False(t, menu.Answered(), "%v; want 504 after %v, not before (task 1: a timer of s.timeout)", menu, timeout)
 
 				time.Sleep(time.Nanosecond)
 				synctest.Wait()
-				require.True(t, menu.answered(), "%v; the stock service takes 10s; want 504 after %v (task 1: race the call against a timer)", menu, timeout)
-				assert.Equal(t, http.StatusGatewayTimeout, menu.rec.Code,
+				require.True(t, menu.Answered(), "%v; the stock service takes 10s; want 504 after %v (task 1: race the call against a timer)", menu, timeout)
+				assert.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code,
 					"%v; want 504 Gateway Timeout (task 1: the stock service was too slow; 504, not 500: the README says why)", menu)
-				assertJSONError(t, menu.rec, "task 1: answer errors with writeError")
+				menutest.AssertJSONError(t, menu.Rec, "task 1: answer errors with writeError")
 			})
 		})
 	}
 
 	t.Run("answers 200 when the stock service answers 1ns before the timeout", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			stock := newTestStock(t, fakestock.Reply{Delay: testTimeout - time.Nanosecond})
-			menu := startMenu(newTestMenu(stock))
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: testTimeout - time.Nanosecond})
+			menu := menutest.Start(newTestMenu(stock))
 
 			time.Sleep(testTimeout - time.Nanosecond)
 			synctest.Wait()
-			require.True(t, menu.answered(), "%v; the stock service answered after %v; want 200 then (task 1: select on the result as well as the timer)", menu, testTimeout-time.Nanosecond)
-			assert.Equal(t, http.StatusOK, menu.rec.Code, "%v; want 200 (task 1: a result that wins the race is served as in version 1)", menu)
-			assert.JSONEq(t, wantMenuJSON(t), menu.rec.Body.String(), "menu answered the wrong menu (task 1)")
+			require.True(t, menu.Answered(), "%v; the stock service answered after %v; want 200 then (task 1: select on the result as well as the timer)", menu, testTimeout-time.Nanosecond)
+			assert.Equal(t, http.StatusOK, menu.Rec.Code, "%v; want 200 (task 1: a result that wins the race is served as in version 1)", menu)
+			assert.JSONEq(t, menutest.WantMenuJSON(t), menu.Rec.Body.String(), "menu answered the wrong menu (task 1)")
 		})
 	})
 
 	t.Run("answers 502, not 504, when the stock service fails before the timeout", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			stock := newTestStock(t, fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true})
-			menu := startMenu(newTestMenu(stock))
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true})
+			menu := menutest.Start(newTestMenu(stock))
 
 			time.Sleep(300 * time.Millisecond)
 			synctest.Wait()
-			require.True(t, menu.answered(), "%v; the stock service hung up after 300ms; want 502 then (task 1: the result wins the race, error or not)", menu)
-			assert.Equal(t, http.StatusBadGateway, menu.rec.Code, "%v; want 502 (task 1: only a timeout is a 504)", menu)
+			require.True(t, menu.Answered(), "%v; the stock service hung up after 300ms; want 502 then (task 1: the result wins the race, error or not)", menu)
+			assert.Equal(t, http.StatusBadGateway, menu.Rec.Code, "%v; want 502 (task 1: only a timeout is a 504)", menu)
 		})
 	})
 }

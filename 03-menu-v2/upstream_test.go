@@ -11,6 +11,7 @@ import (
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
 // Task 3: the race answers on time, and leaves the stock service working for
@@ -22,13 +23,13 @@ func TestStockKeepsWorking(t *testing.T) {
 
 	t.Run("the stock service finishes, 9s later, the request the menu gave up on", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			stock := newTestStock(t, fakestock.Reply{Delay: 10 * time.Second})
-			menu := startMenu(newTestMenu(stock))
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
+			menu := menutest.Start(newTestMenu(stock))
 
 			time.Sleep(testTimeout)
 			synctest.Wait()
-			require.True(t, menu.answered(), "%v; the stock service takes 10s; want 504 after 1s (task 1: race the call against a timer)", menu)
-			require.Equal(t, http.StatusGatewayTimeout, menu.rec.Code, "%v; want 504 (task 1)", menu)
+			require.True(t, menu.Answered(), "%v; the stock service takes 10s; want 504 after 1s (task 1: race the call against a timer)", menu)
+			require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "%v; want 504 (task 1)", menu)
 			require.Empty(t, stock.Calls(),
 				"the menu answered 504 and the stock service's request ended with it: the menu cancelled the call. This step asks for the race — a goroutine and a select on a timer, not http.Client.Timeout or a context — which leaves the call running; cancelling it properly is step 05 (task 1)")
 			assert.Equal(t, 1, stock.InFlight(), "the menu answered 504; the stock service should still be working on its request")
@@ -40,7 +41,7 @@ func TestStockKeepsWorking(t *testing.T) {
 			assert.Equal(t, fakestock.Completed, calls[0].Outcome,
 				"the stock service's request: %v; want completed after 10s — 9s of work for a caller who had left: the waste step 05 removes", calls[0])
 			assert.Equal(t, 10*time.Second, calls[0].Took(), "the stock service's request: %v; want completed after 10s", calls[0])
-			assert.Zero(t, stock.openBodies(),
+			assert.Zero(t, stock.OpenBodies(),
 				"nobody was waiting for the stock service's late answer, and its body was left open; want the goroutine to close it (step 02, task 3: defer resp.Body.Close() in fetchStock)")
 		})
 	})
@@ -48,18 +49,18 @@ func TestStockKeepsWorking(t *testing.T) {
 	t.Run("a hundred menus that gave up leave a hundred stock requests running", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			const n = 100
-			stock := newTestStock(t, fakestock.Reply{Delay: 10 * time.Second})
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
 			h := newTestMenu(stock)
-			menus := make([]*pendingMenu, n)
+			menus := make([]*menutest.Pending, n)
 			for i := range menus {
-				menus[i] = startMenu(h)
+				menus[i] = menutest.Start(h)
 			}
 
 			time.Sleep(testTimeout)
 			synctest.Wait()
 			for _, menu := range menus {
-				require.True(t, menu.answered(), "%v; want 504 after 1s (task 1)", menu)
-				require.Equal(t, http.StatusGatewayTimeout, menu.rec.Code, "%v; want 504 (task 1)", menu)
+				require.True(t, menu.Answered(), "%v; want 504 after 1s (task 1)", menu)
+				require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "%v; want 504 (task 1)", menu)
 			}
 			assert.Equal(t, n, stock.InFlight(),
 				"%d menus answered 504 after 1s; the stock service is still working on %d requests; want %d: with the race, every caller who left leaves its request running (task 1: a race, not a cancellation — that is step 05)", n, stock.InFlight(), n)
@@ -67,7 +68,7 @@ func TestStockKeepsWorking(t *testing.T) {
 			time.Sleep(10*time.Second - testTimeout)
 			synctest.Wait()
 			assert.Zero(t, stock.InFlight(), "after 10s the stock service should have finished every request")
-			assert.Zero(t, stock.openBodies(), "want every late answer's body closed (step 02, task 3)")
+			assert.Zero(t, stock.OpenBodies(), "want every late answer's body closed (step 02, task 3)")
 		})
 	})
 }

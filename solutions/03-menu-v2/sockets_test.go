@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"net/http"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
 // Over a real TCP connection, to the fake stock service on 127.0.0.1.
@@ -21,13 +21,13 @@ func TestRealSockets(t *testing.T) {
 	t.Run("answers 504 and leaves the stock service's request running, over a real socket", func(t *testing.T) {
 		release := make(chan struct{})
 		fake := fakestock.New(fakestock.Reply{Delay: 100 * time.Millisecond})
-		stockURL, client := fakestock.Loopback(t, holdUntil(release, fake))
-		menu := startMenu(newMenuService(client, stockURL, 50*time.Millisecond).handler())
+		stockURL, client := fakestock.Loopback(t, menutest.HoldUntil(release, fake))
+		menu := menutest.Start(newMenuService(client, stockURL, 50*time.Millisecond).handler())
 
-		answered := wait(menu.done, time.Second)
+		answered := menu.Wait(time.Second)
 		close(release) // now the stock service works for 100ms, unless its caller has left
 		require.True(t, answered, "%v; the stock service was held; want 504 after 50ms (task 1: race the call against a timer)", menu)
-		require.Equal(t, http.StatusGatewayTimeout, menu.rec.Code, "%v; want 504 (task 1)", menu)
+		require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "%v; want 504 (task 1)", menu)
 
 		calls := fake.Await(t, 1, 5*time.Second)
 		assert.Equal(t, fakestock.Completed, calls[0].Outcome,
@@ -36,27 +36,16 @@ func TestRealSockets(t *testing.T) {
 
 	t.Run("serves the menu from a stock service on a real socket", func(t *testing.T) {
 		stockURL, client := fakestock.Loopback(t, fakestock.New(fakestock.Reply{}))
-		rec := getMenu(newMenuService(client, stockURL, testTimeout).handler())
+		rec := menutest.Get(newMenuService(client, stockURL, testTimeout).handler())
 
-		require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 (step 02, task 1)", rec.Code, answerBody(rec))
-		assert.JSONEq(t, wantMenuJSON(t), rec.Body.String(), "menu answered the wrong menu (step 02, task 1)")
+		require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 (step 02, task 1)", rec.Code, menutest.Body(rec))
+		assert.JSONEq(t, menutest.WantMenuJSON(t), rec.Body.String(), "menu answered the wrong menu (step 02, task 1)")
 	})
 
 	t.Run("answers 502 when nothing listens at the stock URL", func(t *testing.T) {
-		rec := getMenu(newMenuService(&http.Client{Transport: &http.Transport{}}, closedPortURL(t), testTimeout).handler())
+		rec := menutest.Get(newMenuService(&http.Client{Transport: &http.Transport{}}, menutest.ClosedPortURL(t), testTimeout).handler())
 
-		assert.Equal(t, http.StatusBadGateway, rec.Code, "menu answered %d: %s; want 502 (step 02, task 2: a connection refused is a failure of the stock service)", rec.Code, answerBody(rec))
-		assertJSONError(t, rec, "step 02, task 2")
+		assert.Equal(t, http.StatusBadGateway, rec.Code, "menu answered %d: %s; want 502 (step 02, task 2: a connection refused is a failure of the stock service)", rec.Code, menutest.Body(rec))
+		menutest.AssertJSONError(t, rec, "step 02, task 2")
 	})
-}
-
-// closedPortURL returns a stock URL on 127.0.0.1 where nothing listens: a
-// port that was free a moment ago, so connecting to it is refused.
-func closedPortURL(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return "http://" + addr + "/stock"
 }

@@ -1,0 +1,132 @@
+package menutest
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+)
+
+// Get serves one GET /menu with h and returns what it answered.
+func Get(h http.Handler) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/menu", nil))
+	return rec
+}
+
+// Pending is a GET /menu served on its own goroutine, so that the test can
+// look at it, in virtual time, while it is still running.
+type Pending struct {
+	Rec   *httptest.ResponseRecorder
+	Start time.Time
+	Took  time.Duration // set before done is closed
+	done  chan struct{}
+}
+
+// Start starts serving one GET /menu with h.
+func Start(h http.Handler) *Pending {
+	return StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil))
+}
+
+// StartRequest starts serving req with h: use it to give the menu's request
+// a context of the test's.
+func StartRequest(h http.Handler, req *http.Request) *Pending {
+	p := &Pending{Rec: httptest.NewRecorder(), Start: time.Now(), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		h.ServeHTTP(p.Rec, req)
+		p.Took = time.Since(p.Start)
+	}()
+	return p
+}
+
+// Answered reports whether the menu's handler has returned.
+func (p *Pending) Answered() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// String says what the menu did so far: "menu answered 504 after 1s: {…}".
+func (p *Pending) String() string {
+	if !p.Answered() {
+		return fmt.Sprintf("menu had not answered after %v", time.Since(p.Start))
+	}
+	return fmt.Sprintf("menu answered %d after %v: %s", p.Rec.Code, p.Took, Body(p.Rec))
+}
+
+// WantMenuJSON is the menu built from the stock service's real stock.
+func WantMenuJSON(t testing.TB) string {
+	t.Helper()
+	type item struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Available bool   `json:"available"`
+	}
+	var menu []item
+	for _, f := range fakestock.Flavours {
+		menu = append(menu, item{f.ID, f.Name, f.Stock > 0})
+	}
+	b, err := json.Marshal(map[string]any{"menu": menu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// AssertJSONError checks that rec is a JSON {"error": "…"} answer; task says
+// which task of the README to read when it is not.
+func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, task string) {
+	t.Helper()
+	assert.Equal(t, "application/json", MediaType(rec),
+		"menu answered %d with Content-Type %q; want application/json (%s)", rec.Code, rec.Header().Get("Content-Type"), task)
+	var body struct {
+		Error *string `json:"error"`
+	}
+	err := json.Unmarshal(rec.Body.Bytes(), &body)
+	if assert.NoError(t, err, "menu answered %d with a body that is not JSON: %q; want {\"error\": \"…\"} (%s)", rec.Code, Body(rec), task) {
+		assert.NotEmpty(t, body.Error, "menu answered %d with %s; want {\"error\": \"what went wrong\"} (%s)", rec.Code, Body(rec), task)
+	}
+}
+
+// MediaType is the media type of rec's Content-Type, without parameters.
+func MediaType(rec *httptest.ResponseRecorder) string {
+	mt, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
+	return mt
+}
+
+// Body is the menu's answer for messages: without its final newline, and
+// cut short if it is long.
+func Body(rec *httptest.ResponseRecorder) string {
+	s := strings.TrimSpace(rec.Body.String())
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+// Wait reports whether the menu's handler returned within d of real time.
+// It is for tests on real sockets: inside a synctest bubble, where the menu
+// and its timer may be due at the same instant, sleep and call
+// synctest.Wait, then ask Answered.
+func (p *Pending) Wait(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
