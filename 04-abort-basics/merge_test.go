@@ -137,7 +137,11 @@ func ExampleMerge() {
 	fmt.Println("before:", ctx.Err())
 
 	shutdown(errShutdown)
-	<-ctx.Done()
+	select { // AfterFunc ends the merged context from another goroutine
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+		fmt.Println("the merged context did not end within a second")
+	}
 	fmt.Println("after:", ctx.Err(), "-", context.Cause(ctx))
 	fmt.Println("request still live:", request.Err() == nil)
 	// Output:

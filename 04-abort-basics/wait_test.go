@@ -119,8 +119,11 @@ func ExampleDo() {
 	served := make(chan string, 1)
 
 	flavour, err := Do(ctx, func() (string, error) {
-		cancel()  // the customer walks out while we scoop...
-		<-release // ...and scooping cannot be cancelled
+		cancel() // the customer walks out while we scoop...
+		select { // ...and scooping cannot be cancelled: it ends when it ends
+		case <-release:
+		case <-time.After(time.Second):
+		}
 		served <- "pistachio"
 		return "pistachio", nil
 	})

@@ -182,7 +182,7 @@ func ExampleSleep() {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	fmt.Println("aborted:", Sleep(ctx, time.Hour)) // returns at once
+	fmt.Println("aborted:", Sleep(ctx, time.Second)) // returns at once
 	// Output:
 	// live: <nil>
 	// aborted: context canceled
