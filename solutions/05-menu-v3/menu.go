@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// maxStockBody is the most the menu reads of the stock service's answer. The
+// real stock list is a few hundred bytes; a megabyte is already absurd.
+const maxStockBody = 1 << 20 // 1 MiB
+
+// flavour is one line of the stock list, as the stock service sends it.
+type flavour struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Stock int    `json:"stock"`
+}
+
+// stockResponse is the part of GET /stock's answer the menu needs:
+// {"stock": [...], "delay": 1234}. Unknown fields, like delay, are ignored.
+type stockResponse struct {
+	Stock []flavour `json:"stock"`
+}
+
+// menuItem is one line of the menu.
+type menuItem struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+}
+
+// menuResponse is the body of a 200 from GET /menu.
+type menuResponse struct {
+	Menu []menuItem `json:"menu"`
+}
+
+// errorBody is the body of every answer that is not a 200.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// errStockTooSlow is the cause of the context of a call to the stock service
+// that ran out of time. Version 2 returned it when its timer won the race;
+// version 3 hands it to context.WithTimeoutCause, and context.Cause gives it
+// back: that is how the handler tells our timeout from every other ending.
+var errStockTooSlow = errors.New("stock service did not answer in time")
+
+// menuService is the Menu Service. It is given its HTTP client rather than
+// reaching for http.DefaultClient, so that main can tune it and tests can
+// hand it a client that talks to a fake stock service.
+type menuService struct {
+	client   *http.Client
+	stockURL string
+	timeout  time.Duration // how long GET /menu waits for the stock service
+	log      *slog.Logger
+	breaker  breaker // fails fast while the stock service keeps timing out
+	counters         // served on GET /debug/vars
+}
+
+// newMenuService returns a menu service that asks stockURL through client,
+// and waits for it at most timeout. It logs nothing until given a logger.
+func newMenuService(client *http.Client, stockURL string, timeout time.Duration) *menuService {
+	s := &menuService{
+		client:   client,
+		stockURL: stockURL,
+		timeout:  timeout,
+		log:      slog.New(slog.DiscardHandler),
+		breaker:  newBreaker(),
+	}
+	s.counters.publish()
+	return s
+}
+
+// handler routes the service's endpoints.
+func (s *menuService) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /menu", s.handleMenu)
+	mux.HandleFunc("GET /debug/vars", s.handleVars)
+	return mux
+}
+
+// handleMenu answers GET /menu with the menu built from the stock.
+func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
+	s.requests.Add(1)
+	trial, wait := s.breaker.allow()
+	if wait > 0 {
+		// The stock service keeps timing out: answer at once, without adding
+		// to its load, and tell the client when asking again makes sense.
+		s.failedFast.Add(1)
+		w.Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait)))
+		writeError(w, http.StatusServiceUnavailable,
+			fmt.Errorf("stock service keeps timing out: not asking it for another %v", wait))
+		return
+	}
+
+	// r.Context(), not context.Background(): it ends when our own client
+	// hangs up, and then so does the call to the stock service.
+	stock, err := s.fetchStockWithin(r.Context(), s.timeout)
+	switch {
+	case err == nil:
+		s.breaker.record(trial, answered)
+		writeJSON(w, http.StatusOK, menuResponse{Menu: buildMenu(stock)})
+	case errors.Is(err, errStockTooSlow):
+		// Our deadline, and only ours: the cause says so. ctx.Err() ==
+		// context.DeadlineExceeded would also be true when our *caller's*
+		// deadline passed, which is not the stock service's fault.
+		s.abortedByTimeout.Add(1)
+		s.breaker.record(trial, timedOut)
+		writeError(w, http.StatusGatewayTimeout, fmt.Errorf("%w: no answer within %v", err, s.timeout))
+	case r.Context().Err() != nil:
+		// Our client left (or its own deadline passed): nobody reads what we
+		// would write. Not a 504 — the stock service did nothing wrong, and
+		// counting it as a timeout would open the breaker for nothing.
+		s.abortedByClient.Add(1)
+		s.breaker.record(trial, callerLeft)
+		s.log.Info("client gone: cancelled the stock request",
+			"cause", context.Cause(r.Context()), "remote", r.RemoteAddr)
+	default:
+		// The stock service answered in time, and badly: 502 Bad Gateway.
+		s.breaker.record(trial, answered)
+		writeError(w, http.StatusBadGateway, err)
+	}
+}
+
+// fetchStockWithin asks the stock service for its stock list and gives up —
+// cancelling the call — after timeout, or as soon as ctx ends. When the
+// context ended the call, it returns the context's cause: errStockTooSlow
+// for our timeout, ctx's own cause when our caller left.
+//
+// Version 2 raced a goroutine against a timer here, and the losing call ran
+// on for nobody. Now there is no goroutine and no channel: the context is
+// the timer, and it reaches into the call itself.
+func (s *menuService) fetchStockWithin(ctx context.Context, timeout time.Duration) ([]flavour, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errStockTooSlow)
+	// Deferred, so it runs after fetchStock has read and closed the body:
+	// the deadline covers the whole exchange, headers and body. Cancelling
+	// any earlier would fail the read. Not cancelling at all would keep the
+	// context's timer and its link to the parent alive until the deadline
+	// (go vet's lostcancel check reports a cancel that is never called).
+	defer cancel()
+
+	stock, err := s.fetchStock(ctx)
+	if err != nil && ctx.Err() != nil {
+		// The context ended the call. Whatever the transport made of it (an
+		// error from Do, or from a Read halfway through the body), the
+		// cause says why — by identity, not by reading error messages.
+		return nil, context.Cause(ctx)
+	}
+	return stock, err
+}
+
+// fetchStock asks the stock service for its stock list, and stops as soon
+// as ctx ends: the request carries the context all the way to the socket.
+func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.stockURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("stock URL %q: %w", s.stockURL, err)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		// Refused, reset, hung up before answering, or cancelled: the stock
+		// is unreachable. (When Do fails there is no body to close.)
+		return nil, fmt.Errorf("stock service unreachable: %w", err)
+	}
+	// Close the body on every path from here on, success or not. An unclosed
+	// body keeps its connection busy (it can never be reused) and, in the
+	// stock service, a handler still writing to somebody who will never read.
+	defer resp.Body.Close()
+
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("stock service answered %s", resp.Status)
+	}
+
+	// Read at most maxStockBody bytes (see step 02). The read is under ctx
+	// too: a stock service that stalls halfway through its body is cut off
+	// at the deadline, like one that never sends its headers.
+	body := http.MaxBytesReader(nil, resp.Body, maxStockBody)
+	var stock stockResponse
+	if err := json.NewDecoder(body).Decode(&stock); err != nil {
+		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
+		}
+		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
+	}
+	if stock.Stock == nil {
+		return nil, errors.New(`stock service sent JSON without a "stock" list`)
+	}
+	return stock.Stock, nil
+}
+
+// buildMenu lists every flavour of the stock, in the stock's order, with
+// whether it can be sold.
+func buildMenu(stock []flavour) []menuItem {
+	// make, not var: an empty stock must encode as "menu": [], not null.
+	menu := make([]menuItem, 0, len(stock))
+	for _, f := range stock {
+		menu = append(menu, menuItem{ID: f.ID, Name: f.Name, Available: f.Stock > 0})
+	}
+	return menu
+}
+
+// writeJSON answers with status and v encoded as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	// After WriteHeader the status is sent; an encoding error (a client that
+	// left mid-write) cannot change it any more, so there is nothing to do.
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers with status and {"error": err's message}.
+func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, errorBody{Error: err.Error()})
+}
