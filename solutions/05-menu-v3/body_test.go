@@ -43,7 +43,7 @@ func TestDeadlineCoversBody(t *testing.T) {
 					"the stock service %s, then stalls its body; %v; want 504 at 1s: the deadline is for the whole exchange, body included — one deadline from the start, not one for the headers and another for the body (task 3)", tc.what, menu)
 				assert.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "%v; want 504: the stock service was too slow to send its body (task 3)", menu)
 				calls := stock.Calls()
-				require.Len(t, calls, 1, "the menu answered; want the stock service's request ended with it (task 3)")
+				require.Len(t, calls, 1, "%v, and the stock service is still stalling its body for it: the call goes on (task 1 first, then task 3: the same context covers the body)", menu)
 				assert.Equal(t, fakestock.Abandoned, calls[0].Outcome, "the stock service's request: %v; want abandoned (task 3)", calls[0])
 				assert.Equal(t, testTimeout, calls[0].Took(), "the stock service's request: %v; want it to end at the timeout (task 3)", calls[0])
 				assert.Zero(t, stock.OpenBodies(), "want the response body closed (step 02, task 3)")

@@ -38,7 +38,7 @@ func TestReasons(t *testing.T) {
 		{"the stock service itself answers 504 after 300ms", fakestock.Reply{Delay: 300 * time.Millisecond, Status: http.StatusGatewayTimeout}, 0, 300 * time.Millisecond, http.StatusBadGateway,
 			"its timeout is not ours: tell them apart by identity, errors.Is(err, yourCause), never by reading error messages"},
 		{"the menu's own caller had a deadline of 500ms", fakestock.Reply{Delay: 10 * time.Second}, 500 * time.Millisecond, 500 * time.Millisecond, 0,
-			"the caller's deadline ended r.Context(): ctx.Err() is DeadlineExceeded as for our timeout, but context.Cause(ctx) is not our cause — nobody waits for an answer"},
+			"the caller's deadline ended r.Context() (task 2 derives from it): ctx.Err() is DeadlineExceeded as for our timeout, but context.Cause(ctx) is not our cause — and nobody waits for an answer"},
 	} {
 		t.Run("when "+tc.what, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -52,7 +52,7 @@ func TestReasons(t *testing.T) {
 
 				time.Sleep(tc.at)
 				synctest.Wait()
-				require.True(t, menu.Answered(), "%s; %v; want the handler done after %v (task 4)", tc.what, menu, tc.at)
+				require.True(t, menu.Answered(), "%s; %v; want the handler done after %v (task 4: %s)", tc.what, menu, tc.at, tc.hint)
 				if tc.want == 0 {
 					assert.True(t, wroteNothing(menu.Rec), "%s; %v; want nothing written (task 4: %s)", tc.what, menu, tc.hint)
 					return

@@ -78,8 +78,8 @@ func TestCounters(t *testing.T) {
 			menutest.Get(first)
 			menutest.Get(second)
 
-			assert.Equal(t, 2, menuVars(t, first)["requests"], "want the counters to belong to the service, as in step 01 (task 5: not expvar.Publish, which is global)")
-			assert.Equal(t, 1, menuVars(t, second)["requests"], "want the counters to belong to the service (task 5)")
+			assert.Equal(t, 2, menuVars(t, first)["requests"], "GET /menu twice on one service; want its requests counter at 2 (task 5: s.requests.Add(1) for every GET /menu — the counters belong to the service, as in step 01)")
+			assert.Equal(t, 1, menuVars(t, second)["requests"], "GET /menu once on another service; want its requests counter at 1 (task 5: each service counts its own)")
 		})
 	})
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
+)
+
+// slow is a stock service's answer that comes too late: after 10s.
+var slow = fakestock.Reply{Delay: 10 * time.Second}
+
+// timeOut serves n GET /menu one after another, each answered 504 after 1s.
+func timeOut(t testing.TB, h http.Handler, n int) {
+	t.Helper()
+	for i := range n {
+		menu := menutest.Start(h)
+		time.Sleep(testTimeout)
+		synctest.Wait()
+		require.True(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout,
+			"timeout %d of %d in a row: %v; want 504 after 1s (task 1, then task 6: below failAfter timeouts in a row, every request calls the stock service)", i+1, n, menu)
+	}
+}
+
+// requireFailFast serves one GET /menu and checks that it was answered 503 at
+// once, without a call to the stock service, with Retry-After: retry ("" for
+// any whole number of seconds).
+func requireFailFast(t testing.TB, stock *menutest.Stock, h http.Handler, retry, when string) {
+	t.Helper()
+	started := stock.Started()
+	menu := menutest.Start(h)
+	synctest.Wait()
+	require.True(t, menu.Answered() && menu.Rec.Code == http.StatusServiceUnavailable,
+		"%s: %v; want 503 Service Unavailable at once (task 6: fail fast while the stock service keeps timing out)", when, menu)
+	assert.Equal(t, started, stock.Started(), "%s: the menu answered 503 and still called the stock service; want no call: failing fast spares it (task 6)", when)
+	got := menu.Rec.Header().Get("Retry-After")
+	if retry == "" {
+		n, err := strconv.Atoi(got)
+		assert.True(t, err == nil && n > 0, "%s: 503 with Retry-After %q; want a whole number of seconds (task 6)", when, got)
+	} else {
+		assert.Equal(t, retry, got, "%s: 503 with Retry-After %q; want %q: the rest of the cool-down, in whole seconds rounded up (task 6)", when, got, retry)
+	}
+	menutest.AssertJSONError(t, menu.Rec, "task 6")
+}
+
+// requireCall starts one GET /menu and checks that it reached the stock service.
+func requireCall(t testing.TB, stock *menutest.Stock, h http.Handler, when string) *menutest.Pending {
+	t.Helper()
+	started := stock.Started()
+	menu := menutest.Start(h)
+	synctest.Wait()
+	require.Equal(t, started+1, stock.Started(), "%s: %v; want this request to call the stock service (task 6)", when, menu)
+	return menu
+}
+
+// Task 6: fail fast while the stock service keeps timing out.
+func TestFailFast(t *testing.T) {
+	requireNoLeak(t)
+	leakcheck.Check(t)
+
+	t.Run("still calls the stock service after 4 timeouts in a row, answers 503 after 5", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 4)
+			requireCall(t, stock, h, "after 4 timeouts in a row")
+			time.Sleep(testTimeout)
+			synctest.Wait()
+			requireFailFast(t, stock, h, "1", "after 5 timeouts in a row, at the start of a 1s cool-down")
+		})
+	})
+
+	t.Run("counts timeouts in a row: an answer in time starts again", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow, slow, slow, slow, fakestock.Reply{}, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 4)
+			require.Equal(t, http.StatusOK, menutest.Get(h).Code, "the stock service answered at once; want 200")
+			timeOut(t, h, 4)
+			requireCall(t, stock, h, "after 4 timeouts, an answer in time, and 4 timeouts")
+		})
+	})
+
+	t.Run("a client who leaves is not a timeout", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 4)
+			ctx, hangUp := context.WithCancel(context.Background())
+			menutest.StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
+			time.Sleep(300 * time.Millisecond)
+			hangUp()
+			synctest.Wait()
+			requireCall(t, stock, h, "after 4 timeouts and a client who left")
+		})
+	})
+
+	t.Run("lets one trial through when the cool-down is over, and only one", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 5)
+			time.Sleep(time.Second - time.Nanosecond)
+			requireFailFast(t, stock, h, "1", "1ns before the end of the 1s cool-down")
+			time.Sleep(time.Nanosecond)
+			requireCall(t, stock, h, "at the end of the 1s cool-down: a back-off that never lets a trial through fails fast forever")
+			requireFailFast(t, stock, h, "", "while the trial request is out")
+		})
+	})
+
+	t.Run("when the trial's client leaves, the next request is the trial", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 5)
+			time.Sleep(time.Second)
+			ctx, hangUp := context.WithCancel(context.Background())
+			menutest.StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
+			time.Sleep(300 * time.Millisecond)
+			hangUp()
+			synctest.Wait()
+			requireCall(t, stock, h, "after the trial's client left: the trial gave no verdict, so the next request must be let through, or none ever will")
+		})
+	})
+
+	t.Run("never fails fast when failAfter is 0", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			svc := newMenuService(stock.Client(), menutest.StockURL, testTimeout)
+			svc.breaker.failAfter = 0
+			timeOut(t, svc.handler(), 10)
+			requireCall(t, stock, svc.handler(), "after 10 timeouts with failAfter 0")
+		})
+	})
+
+	t.Run("counts each 503 as failed fast", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 5)
+			requireFailFast(t, stock, h, "1", "after 5 timeouts")
+			requireFailFast(t, stock, h, "1", "after 5 timeouts")
+			assert.Equal(t, map[string]int{"requests": 7, "aborted_by_timeout": 5, "aborted_by_client": 0, "failed_fast": 2}, menuVars(t, h),
+				"after 5 timeouts and 2 answers 503 (task 6: count each 503 in failed_fast)")
+		})
+	})
+
+	t.Run("a hundred timeouts at once open it, safely", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			for range 100 {
+				menutest.Start(h)
+			}
+			time.Sleep(testTimeout)
+			synctest.Wait()
+			requireFailFast(t, stock, h, "1", "after 100 timeouts at once (task 6: a mutex guards the breaker's state)")
+		})
+	})
+}

@@ -1,0 +1,118 @@
+// Command menu-service is Ice Cream Corp's Menu Service, version 3: GET /menu
+// asks the stock service which flavours are in stock and answers with the
+// menu, or with 504 Gateway Timeout if the stock service takes longer than
+// -timeout — and then cancels the call, as it does when its own client
+// leaves. While the stock service keeps timing out it answers 503 at once
+// (-fail-after). GET /debug/vars counts what it aborted.
+//
+// This file is the server's shape, the same in every step of the workshop. It
+// is given complete. The lesson is in menu.go.
+//
+//	go run ./05-menu-v3 -addr 127.0.0.1:3000 -stock-url http://127.0.0.1:4000/stock -timeout 1s -fail-after 5
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// shutdownGrace is how long Ctrl-C lets in-flight requests finish before
+// their connections are closed.
+const shutdownGrace = 5 * time.Second
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h printed the usage: not a failure
+		}
+		fmt.Fprintln(os.Stderr, "menu-service:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses args, serves until ctx is cancelled or the process receives
+// SIGINT (Ctrl-C) or SIGTERM, then shuts down gracefully. It logs to stdout.
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	flags := flag.NewFlagSet("menu-service", flag.ContinueOnError)
+	flags.SetOutput(stdout)
+	addr := flags.String("addr", ":3000", "`address` to listen on")
+	stockURL := flags.String("stock-url", "http://localhost:4000/stock", "`URL` of the stock service's GET /stock")
+	timeout := flags.Duration("timeout", time.Second, "answer 504 if the stock service has not answered within `timeout`")
+	failAfter := flags.Int("fail-after", 5, "answer 503 at once after `n` timeouts in a row, for a cool-down of 1s doubling to 30s; 0 never fails fast")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if *timeout <= 0 {
+		return fmt.Errorf("-timeout %v: must be positive", *timeout)
+	}
+	if *failAfter < 0 {
+		return fmt.Errorf("-fail-after %d: must be 0 (never fail fast) or more", *failAfter)
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	log := slog.New(slog.NewTextHandler(stdout, nil))
+	// The stock service is this service's only upstream. http.DefaultTransport
+	// keeps just 2 idle connections per host: under 100 concurrent requests
+	// most calls would open (and then throw away) a fresh TCP connection.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = 100
+	// No Client.Timeout: menu.go gives each call a context with its own
+	// deadline, which also ends when our client leaves. (A cancelled HTTP/1.1
+	// request cannot leave its connection reusable: the transport closes it,
+	// and the next call dials a new one. The stock service's "connections"
+	// counter shows that price.)
+	client := &http.Client{Transport: transport}
+	svc := newMenuService(client, *stockURL, *timeout)
+	svc.log = log
+	svc.breaker.failAfter = *failAfter
+	srv := &http.Server{
+		Handler:           svc.handler(),
+		ReadHeaderTimeout: 5 * time.Second, // a client that never finishes its headers is dropped
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	// Listen before serving, so that a busy port is an error returned here
+	// and the log can say which port ":0" picked.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	log.Info("menu service listening", "addr", ln.Addr().String(), "stock_url", *stockURL, "timeout", *timeout, "fail_after", *failAfter)
+	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		return err // Serve failed before anyone asked it to stop
+	case <-ctx.Done():
+	}
+	stop() // from now on a second Ctrl-C kills the process at once
+
+	log.Info("shutting down", "grace", shutdownGrace)
+	// ctx is already cancelled: Shutdown needs a context of its own, which
+	// keeps ctx's values but not its cancellation, and has a deadline.
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("grace period over: closing the remaining connections", "err", err)
+		srv.Close()
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	transport.CloseIdleConnections()
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// maxStockBody is the most the menu reads of the stock service's answer. The
+// real stock list is a few hundred bytes; a megabyte is already absurd.
+const maxStockBody = 1 << 20 // 1 MiB
+
+// flavour is one line of the stock list, as the stock service sends it.
+type flavour struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Stock int    `json:"stock"`
+}
+
+// stockResponse is the part of GET /stock's answer the menu needs:
+// {"stock": [...], "delay": 1234}. Unknown fields, like delay, are ignored.
+type stockResponse struct {
+	Stock []flavour `json:"stock"`
+}
+
+// menuItem is one line of the menu.
+type menuItem struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+}
+
+// menuResponse is the body of a 200 from GET /menu.
+type menuResponse struct {
+	Menu []menuItem `json:"menu"`
+}
+
+// errorBody is the body of every answer that is not a 200.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// errStockTooSlow is the error of a call to the stock service that lost the
+// race against the menu's timeout.
+//
+// TODO(task 4): make it the cause of the timeout's context
+// (context.WithTimeoutCause), so that context.Cause says "our timeout" and
+// nothing else does.
+var errStockTooSlow = errors.New("stock service did not answer in time")
+
+// menuService is the Menu Service. It is given its HTTP client rather than
+// reaching for http.DefaultClient, so that main can tune it and tests can
+// hand it a client that talks to a fake stock service.
+type menuService struct {
+	client   *http.Client
+	stockURL string
+	timeout  time.Duration // how long GET /menu waits for the stock service
+	log      *slog.Logger
+	breaker  breaker // fails fast while the stock service keeps timing out (task 6)
+	counters         // served on GET /debug/vars (task 5)
+}
+
+// newMenuService returns a menu service that asks stockURL through client,
+// and waits for it at most timeout. It logs nothing until given a logger.
+func newMenuService(client *http.Client, stockURL string, timeout time.Duration) *menuService {
+	s := &menuService{
+		client:   client,
+		stockURL: stockURL,
+		timeout:  timeout,
+		log:      slog.New(slog.DiscardHandler),
+		breaker:  newBreaker(),
+	}
+	s.counters.publish()
+	return s
+}
+
+// handler routes the service's endpoints.
+func (s *menuService) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /menu", s.handleMenu)
+	mux.HandleFunc("GET /debug/vars", s.handleVars)
+	return mux
+}
+
+// handleMenu answers GET /menu with the menu built from the stock.
+func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
+	// TODO(task 5): count every request in s.requests, and each call that
+	// is aborted, by its reason, in s.abortedByTimeout or s.abortedByClient
+	// (then s.failedFast in task 6). See counters.go.
+	// TODO(task 6): ask s.breaker.allow() before calling the stock service;
+	// when it says to wait, answer 503 at once with a Retry-After header
+	// (whole seconds, rounded up) and do not call it. Then tell the breaker
+	// how the call ended (s.breaker.record).
+	// TODO(task 2): hand the stock call the request's context, r.Context():
+	// it ends when the menu's own client hangs up.
+	stock, err := s.fetchStockWithin(s.timeout)
+	switch {
+	case errors.Is(err, errStockTooSlow):
+		// 504 Gateway Timeout: we are a gateway, and the server behind us
+		// did not answer in time. The talk's services answered 500, which
+		// says "the bug is mine" and tells the caller nothing useful.
+		writeError(w, http.StatusGatewayTimeout, err)
+	// TODO(task 4): when the menu's client has left (r.Context() ended),
+	// write nothing — nobody would read it — and log it with s.log instead.
+	// Tell our timeout from the client leaving by identity: errors.Is and
+	// context.Cause, never error messages, never ctx.Err() alone (a
+	// caller's own deadline is a DeadlineExceeded too).
+	case err != nil:
+		// Every other failure of the stock service is a 502 Bad Gateway.
+		writeError(w, http.StatusBadGateway, err)
+	default:
+		writeJSON(w, http.StatusOK, menuResponse{Menu: buildMenu(stock)})
+	}
+}
+
+// stockResult is what one call of fetchStock returned.
+type stockResult struct {
+	stock []flavour
+	err   error
+}
+
+// fetchStockWithin returns what fetchStock returns if it returns within
+// timeout, and errStockTooSlow if it does not: Go's Promise.race([fetch,
+// timeout]). It does not stop the call that lost the race — nothing here
+// can. The call goes on, and the stock service with it, for nobody.
+//
+// http.Client.Timeout would stop it: the client cancels its request when
+// the time is up. That is better, and it is not this step: it belongs to
+// the whole client rather than to one request, and it cannot also stop when
+// our own caller hangs up. A context does both — step 05.
+func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error) {
+	// TODO(task 1): cancel the call instead of racing it. Take a
+	// context.Context, derive one that ends after timeout
+	// (context.WithTimeout, and defer its cancel), and pass it to
+	// fetchStock. The goroutine, the channel and the timer go away.
+	// TODO(task 3): the deadline must cover the whole exchange, reading the
+	// body included: cancel only once fetchStock has read it.
+	// Buffered, with room for the one result: when the timer wins, nobody
+	// will ever receive from results, and the goroutine must still be able
+	// to send and end. With an unbuffered channel it would block on the send
+	// forever: one leaked goroutine (and its stack) per request that timed out.
+	results := make(chan stockResult, 1)
+	go func() {
+		stock, err := s.fetchStock()
+		results <- stockResult{stock, err}
+	}()
+
+	// time.NewTimer rather than time.After, so that we can Stop it once the
+	// race is over: nobody will read its channel again. (Since Go 1.23 a
+	// forgotten timer is garbage-collected anyway; Stop still says what we
+	// mean, and it matters with time.AfterFunc, which would run for nobody.)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case res := <-results:
+		return res.stock, res.err
+	case <-timer.C:
+		return nil, fmt.Errorf("%w: no answer within %v", errStockTooSlow, timeout)
+	}
+}
+
+// fetchStock asks the stock service for its stock list. It waits as long as
+// the stock service takes; fetchStockWithin decides how long to wait for it.
+func (s *menuService) fetchStock() ([]flavour, error) {
+	// TODO(task 1): take a context.Context, build the request with
+	// http.NewRequestWithContext and send it with s.client.Do: then the call
+	// ends when the context does, on the wire too.
+	resp, err := s.client.Get(s.stockURL)
+	if err != nil {
+		// Refused, reset, hung up before answering: the stock is unreachable.
+		// (When Get fails there is no body to close.)
+		return nil, fmt.Errorf("stock service unreachable: %w", err)
+	}
+	// Close the body on every path from here on, success or not. An unclosed
+	// body keeps its connection busy (it can never be reused) and, in the
+	// stock service, a handler still writing to somebody who will never read.
+	defer resp.Body.Close()
+
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("stock service answered %s", resp.Status)
+	}
+
+	// Read at most maxStockBody bytes. Without a bound, a broken or hostile
+	// upstream can make us read (and hold in memory) gigabytes. io.LimitReader
+	// would bound it too, but silently: the decoder would report a truncated
+	// JSON document, not a body that was too large. http.MaxBytesReader fails
+	// with an *http.MaxBytesError that says what happened.
+	body := http.MaxBytesReader(nil, resp.Body, maxStockBody)
+	var stock stockResponse
+	if err := json.NewDecoder(body).Decode(&stock); err != nil {
+		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
+		}
+		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
+	}
+	if stock.Stock == nil {
+		return nil, errors.New(`stock service sent JSON without a "stock" list`)
+	}
+	return stock.Stock, nil
+}
+
+// buildMenu lists every flavour of the stock, in the stock's order, with
+// whether it can be sold.
+func buildMenu(stock []flavour) []menuItem {
+	// make, not var: an empty stock must encode as "menu": [], not null.
+	menu := make([]menuItem, 0, len(stock))
+	for _, f := range stock {
+		menu = append(menu, menuItem{ID: f.ID, Name: f.Name, Available: f.Stock > 0})
+	}
+	return menu
+}
+
+// writeJSON answers with status and v encoded as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	// After WriteHeader the status is sent; an encoding error (a client that
+	// left mid-write) cannot change it any more, so there is nothing to do.
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers with status and {"error": err's message}.
+func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, errorBody{Error: err.Error()})
+}

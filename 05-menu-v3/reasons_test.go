@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
+)
+
+// Task 4: a stock call can end for three reasons — our timeout, our client
+// leaving, the stock service failing — and each has its own answer.
+func TestReasons(t *testing.T) {
+	requireNoLeak(t)
+	leakcheck.Check(t)
+
+	for _, tc := range []struct {
+		what     string
+		reply    fakestock.Reply
+		deadline time.Duration // of the menu's own request, if any
+		at       time.Duration // when the menu should be done
+		want     int           // its status; 0 for nothing written
+		hint     string
+	}{
+		{"the stock service takes 10s", fakestock.Reply{Delay: 10 * time.Second}, 0, testTimeout, http.StatusGatewayTimeout,
+			"our timeout: context.Cause(ctx) is the cause given to context.WithTimeoutCause"},
+		{"the stock service hangs up after 300ms", fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true}, 0, 300 * time.Millisecond, http.StatusBadGateway,
+			"the stock service failed, and our context is still alive"},
+		{"the stock service itself answers 504 after 300ms", fakestock.Reply{Delay: 300 * time.Millisecond, Status: http.StatusGatewayTimeout}, 0, 300 * time.Millisecond, http.StatusBadGateway,
+			"its timeout is not ours: tell them apart by identity, errors.Is(err, yourCause), never by reading error messages"},
+		{"the menu's own caller had a deadline of 500ms", fakestock.Reply{Delay: 10 * time.Second}, 500 * time.Millisecond, 500 * time.Millisecond, 0,
+			"the caller's deadline ended r.Context() (task 2 derives from it): ctx.Err() is DeadlineExceeded as for our timeout, but context.Cause(ctx) is not our cause — and nobody waits for an answer"},
+	} {
+		t.Run("when "+tc.what, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				stock := menutest.NewStock(t, tc.reply)
+				ctx, cancel := context.Background(), context.CancelFunc(func() {})
+				if tc.deadline > 0 {
+					ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+				}
+				defer cancel()
+				menu := menutest.StartRequest(newTestMenu(stock), httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
+
+				time.Sleep(tc.at)
+				synctest.Wait()
+				require.True(t, menu.Answered(), "%s; %v; want the handler done after %v (task 4: %s)", tc.what, menu, tc.at, tc.hint)
+				if tc.want == 0 {
+					assert.True(t, wroteNothing(menu.Rec), "%s; %v; want nothing written (task 4: %s)", tc.what, menu, tc.hint)
+					return
+				}
+				assert.Equal(t, tc.want, menu.Rec.Code, "%s; %v; want %d (task 4: %s)", tc.what, menu, tc.want, tc.hint)
+				menutest.AssertJSONError(t, menu.Rec, "task 4")
+			})
+		})
+	}
+
+	t.Run("logs that the client left, since it cannot tell the client", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
+			svc := newMenuService(stock.Client(), menutest.StockURL, testTimeout)
+			logs := &logRecorder{}
+			svc.log = slog.New(logs)
+			ctx, hangUp := context.WithCancel(context.Background())
+			menu := menutest.StartRequest(svc.handler(), httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
+
+			time.Sleep(300 * time.Millisecond)
+			hangUp()
+			synctest.Wait()
+			require.True(t, menu.Answered(), "the menu's client left after 300ms; %v; want the handler to return then (task 2)", menu)
+			assert.Len(t, logs.lines(), 1, "the menu's client left after 300ms; want one line in s.log saying so, got %q (task 4: nothing can be written, so log it)", logs.lines())
+		})
+	})
+}

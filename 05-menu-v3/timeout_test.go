@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
+)
+
+// Task 1: version 3 answers within its timeout, as version 2 did, and the
+// stock call ends with it (upstream_test.go).
+func TestTimeout(t *testing.T) {
+	requireNoLeak(t)
+	leakcheck.Check(t)
+
+	for _, timeout := range []time.Duration{time.Second, 250 * time.Millisecond} {
+		t.Run(fmt.Sprintf("answers 504 exactly %v after the call when the stock service takes 10s", timeout), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
+				menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, timeout).handler())
+
+				time.Sleep(timeout - time.Nanosecond)
+				synctest.Wait()
+				require.False(t, menu.Answered(), "%v; want 504 after %v, not before (task 1: context.WithTimeout(…, timeout))", menu, timeout)
+
+				time.Sleep(time.Nanosecond)
+				synctest.Wait()
+				require.True(t, menu.Answered(), "%v; the stock service takes 10s; want 504 after %v (task 1: a context with a timeout, passed to the request)", menu, timeout)
+				assert.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code,
+					"%v; want 504 Gateway Timeout (task 1: the stock service was too slow)", menu)
+				menutest.AssertJSONError(t, menu.Rec, "task 1: answer errors with writeError")
+			})
+		})
+	}
+
+	t.Run("answers 200 when the stock service answers 1ns before the timeout", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: testTimeout - time.Nanosecond})
+			menu := menutest.Start(newTestMenu(stock))
+
+			time.Sleep(testTimeout - time.Nanosecond)
+			synctest.Wait()
+			require.True(t, menu.Answered(), "%v; the stock service answered after %v; want 200 then (task 1)", menu, testTimeout-time.Nanosecond)
+			assert.Equal(t, http.StatusOK, menu.Rec.Code, "%v; want 200 (task 1: an answer within the timeout is served as in version 1)", menu)
+			assert.JSONEq(t, menutest.WantMenuJSON(t), menu.Rec.Body.String(), "menu answered the wrong menu (task 1)")
+		})
+	})
+
+	t.Run("answers 502, not 504, when the stock service fails before the timeout", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true})
+			menu := menutest.Start(newTestMenu(stock))
+
+			time.Sleep(300 * time.Millisecond)
+			synctest.Wait()
+			require.True(t, menu.Answered(), "%v; the stock service hung up after 300ms; want 502 then (task 1)", menu)
+			assert.Equal(t, http.StatusBadGateway, menu.Rec.Code, "%v; want 502 (task 1: only our timeout is a 504)", menu)
+		})
+	})
+
+	for _, tc := range []struct {
+		what  string
+		reply fakestock.Reply
+	}{
+		{"answers in time", fakestock.Reply{Delay: 300 * time.Millisecond}},
+		{"fails in time", fakestock.Reply{Delay: 300 * time.Millisecond, Status: http.StatusInternalServerError}},
+	} {
+		t.Run("lets go of its timeout's context when the stock service "+tc.what, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				stock := menutest.NewStock(t, tc.reply)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				reqCtx := watch(ctx)
+				menu := menutest.StartRequest(newTestMenu(stock), httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(reqCtx))
+
+				time.Sleep(300 * time.Millisecond)
+				synctest.Wait()
+				require.True(t, menu.Answered(), "%v; the stock service %s after 300ms; want an answer then (task 1)", menu, tc.what)
+				assert.Zero(t, reqCtx.linked(),
+					"%v, and the context it derived from its request's for the stock call is still alive, its timer running until the deadline: call its cancel function when the call is over (task 1: ctx, cancel := context.WithTimeout(…); defer cancel() — go vet's lostcancel check says so too)", menu)
+			})
+		})
+	}
+}
