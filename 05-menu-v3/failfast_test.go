@@ -48,7 +48,7 @@ func requireFailFast(t testing.TB, stock *menutest.Stock, h http.Handler, retry,
 		n, err := strconv.Atoi(got)
 		assert.True(t, err == nil && n > 0, "%s: 503 with Retry-After %q; want a whole number of seconds (task 6)", when, got)
 	} else {
-		assert.Equal(t, retry, got, "%s: 503 with Retry-After %q; want %q: the rest of the cool-down, in whole seconds rounded up (task 6)", when, got, retry)
+		assert.Equal(t, retry, got, "%s: 503 with Retry-After %q; want %q: the rest of the cool-down, in whole seconds rounded up (task 6: cool-downs of 1s, doubling after each failed trial up to 30s, back to 1s once a trial succeeds)", when, got, retry)
 	}
 	menutest.AssertJSONError(t, menu.Rec, "task 6")
 }

@@ -44,7 +44,7 @@ func TestBackOff(t *testing.T) {
 				trial := coolDown(t, stock, h, d*time.Second, fmt.Sprintf("#%d", i+1))
 				time.Sleep(testTimeout)
 				synctest.Wait()
-				require.True(t, trial.Answered() && trial.Rec.Code == http.StatusGatewayTimeout, "the trial: %v; want 504 after 1s", trial)
+				require.True(t, trial.Answered() && trial.Rec.Code == http.StatusGatewayTimeout, "the trial: %v; want 504 after 1s (task 6)", trial)
 			}
 		})
 	})
@@ -57,9 +57,9 @@ func TestBackOff(t *testing.T) {
 			trial := coolDown(t, stock, h, time.Second, "first")
 			time.Sleep(testTimeout)
 			synctest.Wait()
-			require.True(t, trial.Answered(), "the first trial: %v; want 504 after 1s", trial)
+			require.True(t, trial.Answered(), "the first trial: %v; want 504 after 1s (task 6)", trial)
 			trial = coolDown(t, stock, h, 2*time.Second, "second")
-			require.True(t, trial.Answered() && trial.Rec.Code == http.StatusOK, "the second trial: %v; the stock service answered at once; want 200", trial)
+			require.True(t, trial.Answered() && trial.Rec.Code == http.StatusOK, "the second trial: %v; the stock service answered at once; want 200 (task 6)", trial)
 
 			requireCall(t, stock, h, "after a trial answered in time: the breaker is closed")
 			time.Sleep(testTimeout)
