@@ -26,10 +26,12 @@ var flavours = []flavour{
 	{ID: "8e884a8d-ae04-4518-80b7-377ee5bcecc6", Name: "Pistachio", Stock: 6437},
 }
 
-// TODO(task 1): describe the body of a 200 with a struct whose json tags give
-// {"stock": [...the flavours...], "delay": <milliseconds>}. See encoding/json Marshal.
+// TODO(task 1): describe the body of a 200 with a struct, say stockResponse,
+// whose json tags give {"stock": [...the flavours...], "delay": <milliseconds>}.
+// See encoding/json Marshal.
 
-// errorBody is the body of every answer that is not a 200.
+// errorBody is the body of every answer that is not a 200. Only the 501 stub
+// below uses it: delete it with the stub once task 1 is done.
 type errorBody struct {
 	Error string `json:"error"`
 }

@@ -100,8 +100,8 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// timer when the race is over. No context, no http.Client.Timeout: this
 	// step races; cancelling is step 05.
 	// TODO(task 2): once the timer has won, nobody will ever receive from the
-	// result channel: make sure the goroutine can still send, and end (see the
-	// capacity argument of make).
+	// result channel. Make sure the goroutine's send can still complete, so
+	// that the goroutine ends. See "Channel types" in the Go spec.
 	return s.fetchStock() // for now: wait as long as the stock service takes, as version 1 did
 }
 

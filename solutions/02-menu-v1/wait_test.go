@@ -29,11 +29,11 @@ func TestMenuWaits(t *testing.T) {
 					time.Sleep(delay - time.Nanosecond)
 					synctest.Wait()
 					require.False(t, menu.Answered(),
-						"%v; the stock service had not answered yet (it takes %v); want 200 once it has (task 4: version 1 waits for the stock service)", menu, delay)
+						"%v; the stock service had not answered yet (it takes %v); want 200 once it has (task 1 first: serve the menu; then task 4: version 1 waits for the stock service)", menu, delay)
 					time.Sleep(time.Nanosecond)
 				}
 				synctest.Wait()
-				require.True(t, menu.Answered(), "%v; the stock service answered after %v; want 200 then (task 4: version 1 waits for the stock service, however long it takes)", menu, delay)
+				require.True(t, menu.Answered(), "%v; the stock service answered after %v; want 200 then (task 1 first: serve the menu; then task 4: version 1 waits for the stock service, however long it takes)", menu, delay)
 				assert.Equal(t, http.StatusOK, menu.Rec.Code, "%v; want 200 after %v (task 1: serve the menu)", menu, delay)
 				assert.Equal(t, delay, menu.Took, "%v; want it to answer after exactly %v, as the stock service did (task 4: no timeout of its own in version 1 — that is step 03)", menu, delay)
 			})

@@ -26,7 +26,7 @@ func TestGoroutineEnds(t *testing.T) {
 	leaks.remember(leak)
 
 	require.Equal(t, http.StatusGatewayTimeout, rec.Code,
-		"the stock service was held until the menu answered; menu answered %d: %s; want 504 after 10ms (task 1 first: race the call against a timer)", rec.Code, menutest.Body(rec))
+		"the stock service was held for up to 1s, then released; menu answered %d: %s; want 504 after 10ms, while the stock service was still held (task 1 first: race the call against a timer)", rec.Code, menutest.Body(rec))
 	assert.NoError(t, leak,
 		"the menu answered 504, then the stock service answered, and the goroutine that called it is still running: it is blocked sending its result on a channel that nobody will ever receive from again (task 2: make the result channel buffered, with room for one result, so that the send never waits)")
 }
@@ -87,6 +87,6 @@ func requireNoLeak(t *testing.T) {
 		leaks.checked, leaks.err = true, err
 	}
 	if leaks.err != nil {
-		require.Fail(t, "not running this test: the menu leaves a goroutine blocked forever after it answers 504 (see TestGoroutineEnds), and inside a synctest bubble that would crash the test binary (task 2: make the result channel buffered)")
+		require.Fail(t, "not running this test: the menu leaves a goroutine blocked forever after it answers 504, and inside a synctest bubble that would crash the test binary (task 2: run go test -run 'TestGoroutineEnds' . and read what it reports)")
 	}
 }
