@@ -94,7 +94,7 @@ func TestSleep(t *testing.T) {
 			time.Sleep(3*time.Second - time.Nanosecond)
 			synctest.Wait()
 			if sleep.returned() {
-				assert.Fail(t, fmt.Sprintf("Sleep(ctx, 3s) returned after 3s-1ns, with error %v; want it still sleeping (task 2: wait for a timer)", sleep.got))
+				assert.Fail(t, fmt.Sprintf("Sleep(ctx, 3s) had already returned at 3s-1ns, with error %v; want it still sleeping (task 2: wait for a timer)", sleep.got))
 			}
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()
@@ -112,7 +112,7 @@ func TestSleep(t *testing.T) {
 			sleep := start(func() error { return Sleep(ctx, 10*time.Second) })
 			time.Sleep(time.Second)
 			synctest.Wait()
-			assert.False(t, sleep.returned(), "Sleep(ctx, 10s) returned after 1s with ctx still live; want it still sleeping (task 2)")
+			assert.False(t, sleep.returned(), "Sleep(ctx, 10s) had already returned at 1s, with ctx still live; want it still sleeping (task 2)")
 			cancel()
 			synctest.Wait()
 			if assert.True(t, sleep.returned(), "Sleep(ctx, 10s) still sleeping right after ctx was cancelled at 1s; want it to return at once "+
@@ -143,7 +143,7 @@ func TestSleep(t *testing.T) {
 			sleep := start(func() error { return Sleep(ctx, 10*time.Second) })
 			time.Sleep(2*time.Second - time.Nanosecond)
 			synctest.Wait()
-			assert.False(t, sleep.returned(), "Sleep(ctx with a 2s deadline, 10s) returned after 2s-1ns; want it still sleeping (task 2)")
+			assert.False(t, sleep.returned(), "Sleep(ctx with a 2s deadline, 10s) had already returned at 2s-1ns; want it still sleeping (task 2)")
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()
 			if assert.True(t, sleep.returned(), "Sleep(ctx with a 2s deadline, 10s) still sleeping at the deadline; want it to return (task 2: ctx.Done())") {

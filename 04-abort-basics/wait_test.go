@@ -37,7 +37,7 @@ func TestDo(t *testing.T) {
 			time.Sleep(3*time.Second - time.Nanosecond)
 			synctest.Wait()
 			if do.returned() {
-				assert.Fail(t, fmt.Sprintf("Do(live ctx, fn taking 3s) returned %v after 3s-1ns; want it still waiting for fn (task 8)", do.got))
+				assert.Fail(t, fmt.Sprintf("Do(live ctx, fn taking 3s) had already returned %v at 3s-1ns; want it still waiting for fn (task 8)", do.got))
 			}
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()

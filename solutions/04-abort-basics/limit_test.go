@@ -44,7 +44,7 @@ func TestWithinTimeout(t *testing.T) {
 			time.Sleep(3*time.Second - time.Nanosecond)
 			synctest.Wait()
 			if call.returned() {
-				assert.Fail(t, fmt.Sprintf("WithinTimeout(3s, fn) returned after 3s-1ns, with error %v; want fn's context still live (task 5: context.WithTimeoutCause)", call.got))
+				assert.Fail(t, fmt.Sprintf("WithinTimeout(3s, fn) had already returned at 3s-1ns, with error %v; want fn's context still live (task 5: context.WithTimeoutCause)", call.got))
 			}
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()
