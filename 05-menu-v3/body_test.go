@@ -35,7 +35,7 @@ func TestDeadlineCoversBody(t *testing.T) {
 				time.Sleep(testTimeout - time.Nanosecond)
 				synctest.Wait()
 				require.False(t, menu.Answered(),
-					"the stock service %s, then stalls its body; %v; want 504 at 1s, not before: reading the body is part of the call — cancel the context only once the body is read (task 3: defer cancel() in the function that also reads the body)", tc.what, menu)
+					"the stock service %s, then stalls its body; %v; want 504 at 1s, not before: reading the body is part of the call — cancel the context only once the body is read (task 3: defer cancel() in fetchStockWithin, around the fetchStock that reads it)", tc.what, menu)
 
 				time.Sleep(time.Nanosecond)
 				synctest.Wait()

@@ -49,7 +49,8 @@ func newBreaker() breaker {
 //lint:ignore U1000 task 6 calls it
 func (b *breaker) allow() (trial bool, wait time.Duration) {
 	// TODO(task 6): while open, refuse until the cool-down is over; then
-	// let exactly one trial through, and refuse the others while it is out.
+	// let exactly one trial through, and refuse the others while it is out,
+	// with a wait of minCoolDown: Retry-After: 1, the shortest cool-down.
 	return false, 0 // for now: always closed
 }
 

@@ -93,7 +93,8 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	// TODO(task 6): ask s.breaker.allow() before calling the stock service;
 	// when it says to wait, answer 503 at once with a Retry-After header
 	// (whole seconds, rounded up) and do not call it. Then tell the breaker
-	// how the call ended (s.breaker.record).
+	// how the call ended (s.breaker.record). Remove the //lint:ignore lines
+	// in breaker.go as you use what they mark.
 	// TODO(task 2): hand the stock call the request's context, r.Context():
 	// it ends when the menu's own client hangs up.
 	stock, err := s.fetchStockWithin(s.timeout)
@@ -103,11 +104,12 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 		// did not answer in time. The talk's services answered 500, which
 		// says "the bug is mine" and tells the caller nothing useful.
 		writeError(w, http.StatusGatewayTimeout, err)
-	// TODO(task 4): when the menu's client has left (r.Context() ended),
-	// write nothing — nobody would read it — and log it with s.log instead.
-	// Tell our timeout from the client leaving by identity: errors.Is and
-	// context.Cause, never error messages, never ctx.Err() alone (a
-	// caller's own deadline is a DeadlineExceeded too).
+	// TODO(task 2): when the menu's client has left (r.Context() has ended),
+	// write nothing — nobody would read it.
+	// TODO(task 4): log that the client left, with s.log. Tell our timeout
+	// from every other ending by identity: errors.Is and context.Cause,
+	// never error messages, never ctx.Err() alone (a caller's own deadline
+	// is a DeadlineExceeded too).
 	case err != nil:
 		// Every other failure of the stock service is a 502 Bad Gateway.
 		writeError(w, http.StatusBadGateway, err)
@@ -135,7 +137,10 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// TODO(task 1): cancel the call instead of racing it. Take a
 	// context.Context, derive one that ends after timeout
 	// (context.WithTimeout, and defer its cancel), and pass it to
-	// fetchStock. The goroutine, the channel and the timer go away.
+	// fetchStock. The goroutine, the channel, the timer and the stockResult
+	// type go away. Keep the handler's 504: when the call failed because
+	// the deadline passed (ctx.Err() says so), return an error that wraps
+	// errStockTooSlow.
 	// TODO(task 3): the deadline must cover the whole exchange, reading the
 	// body included: cancel only once fetchStock has read it.
 	// Buffered, with room for the one result: when the timer wins, nobody

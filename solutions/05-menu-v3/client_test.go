@@ -42,7 +42,7 @@ func TestClientLeaves(t *testing.T) {
 			assert.Equal(t, fakestock.Abandoned, calls[0].Outcome, "the stock service's request: %v; want abandoned (task 2)", calls[0])
 			assert.Equal(t, 300*time.Millisecond, calls[0].Took(), "the stock service's request: %v; want it to end when the menu's client left, after 300ms (task 2)", calls[0])
 			assert.True(t, wroteNothing(menu.Rec),
-				"the menu's client left after 300ms; %v; want nothing written: nobody is there to read it, and it is not a timeout (task 2; task 4 tells the reasons apart)", menu)
+				"the menu's client left after 300ms; %v; want nothing written: nobody is there to read it (task 2: once r.Context() has ended, return without writing — and a cancelled context is no timeout: only a deadline that passed is)", menu)
 		})
 	})
 

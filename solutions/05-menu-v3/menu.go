@@ -109,7 +109,10 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errStockTooSlow):
 		// Our deadline, and only ours: the cause says so. ctx.Err() ==
 		// context.DeadlineExceeded would also be true when our *caller's*
-		// deadline passed, which is not the stock service's fault.
+		// deadline passed, which is not the stock service's fault. Asking
+		// r.Context() first would tell them apart too, but a client who
+		// leaves just after our deadline passed would then hide a timeout
+		// from the breaker; the cause records which ending came first.
 		s.abortedByTimeout.Add(1)
 		s.breaker.record(trial, timedOut)
 		writeError(w, http.StatusGatewayTimeout, fmt.Errorf("%w: no answer within %v", err, s.timeout))

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -38,7 +40,7 @@ func TestReasons(t *testing.T) {
 		{"the stock service itself answers 504 after 300ms", fakestock.Reply{Delay: 300 * time.Millisecond, Status: http.StatusGatewayTimeout}, 0, 300 * time.Millisecond, http.StatusBadGateway,
 			"its timeout is not ours: tell them apart by identity, errors.Is(err, yourCause), never by reading error messages"},
 		{"the menu's own caller had a deadline of 500ms", fakestock.Reply{Delay: 10 * time.Second}, 500 * time.Millisecond, 500 * time.Millisecond, 0,
-			"the caller's deadline ended r.Context() (task 2 derives from it): ctx.Err() is DeadlineExceeded as for our timeout, but context.Cause(ctx) is not our cause — and nobody waits for an answer"},
+			"the caller's deadline ended r.Context(), and with it the stock call's context: ctx.Err() is DeadlineExceeded, as for our timeout, but context.Cause(ctx) is not our cause — and nobody waits for an answer"},
 	} {
 		t.Run("when "+tc.what, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -63,6 +65,21 @@ func TestReasons(t *testing.T) {
 		})
 	}
 
+	t.Run("when the stock client's own dial timeout passes after 300ms", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			t.Cleanup(menutest.Settle)
+			svc := newMenuService(&http.Client{Transport: dialTimeout{}}, menutest.StockURL, testTimeout)
+			menu := menutest.Start(svc.handler())
+
+			time.Sleep(300 * time.Millisecond)
+			synctest.Wait()
+			require.True(t, menu.Answered(), "the stock client failed after 300ms; %v; want 502 then (task 4)", menu)
+			assert.Equal(t, http.StatusBadGateway, menu.Rec.Code,
+				"the stock client failed after 300ms with \"dial tcp: i/o timeout\", an error that wraps context.DeadlineExceeded; %v; want 502: no context of ours has ended, so it is not our timeout (task 4: ask the context why it ended, never errors.Is(err, context.DeadlineExceeded) on the call's error)", menu)
+			menutest.AssertJSONError(t, menu.Rec, "task 4")
+		})
+	})
+
 	t.Run("logs that the client left, since it cannot tell the client", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
@@ -79,4 +96,19 @@ func TestReasons(t *testing.T) {
 			assert.Len(t, logs.lines(), 1, "the menu's client left after 300ms; want one line in s.log saying so, got %q (task 4: nothing can be written, so log it)", logs.lines())
 		})
 	})
+}
+
+// dialTimeout is a stock client's transport that gives up on its own after
+// 300ms, as an http.Transport whose net.Dialer has a Timeout does when the
+// stock service's host does not answer. Its error, like the real one, wraps
+// context.DeadlineExceeded, though no context of the menu's has ended.
+type dialTimeout struct{}
+
+func (dialTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
+	select {
+	case <-time.After(300 * time.Millisecond):
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: fmt.Errorf("i/o timeout: %w", context.DeadlineExceeded)}
+	case <-req.Context().Done():
+		return nil, context.Cause(req.Context())
+	}
 }
