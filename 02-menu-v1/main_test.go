@@ -1,0 +1,36 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
+)
+
+// The server's shape in main.go is given complete. This test runs it as
+// `go run ./02-menu-v1` would, flags and all, against a fake stock service
+// on a real socket: the whole chain, client → menu → stock, over TCP.
+func TestRun(t *testing.T) {
+	t.Run("serves GET /menu from the stock service at -stock-url, then shuts down gracefully", func(t *testing.T) {
+		leakcheck.Check(t)
+		stockURL, _ := fakestock.Loopback(t, fakestock.New())
+		srv := runtest.Start(t, run, "-stock-url", stockURL)
+
+		resp, body := srv.Get(t, "/menu")
+		if assert.Equal(t, http.StatusOK, resp.StatusCode, "GET /menu from the running service answered %d: %s; want 200 (task 1: serve the menu)", resp.StatusCode, body) {
+			assert.JSONEq(t, menutest.WantMenuJSON(t), body, "GET /menu from the running service (task 1)")
+		}
+		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
+	})
+
+	t.Run("refuses a flag it does not know", func(t *testing.T) {
+		err := run(t.Context(), []string{"-stock-ulr", "http://127.0.0.1:4000/stock"}, io.Discard)
+		assert.ErrorContains(t, err, "stock-ulr", "run -stock-ulr … (a typo); want an error that names the flag")
+	})
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
+)
+
+// The server's shape in main.go is given complete. This test runs it as
+// `go run ./05-menu-v3` would, flags and all, against a fake stock service
+// on a real socket: the whole chain, client → menu → stock, over TCP.
+func TestRun(t *testing.T) {
+	t.Run("serves GET /menu, cancels the stock request at -timeout, counts it, then shuts down gracefully", func(t *testing.T) {
+		leakcheck.Check(t)
+		// The second stock request would take 300ms; the menu waits 50ms for it.
+		// (A menu that leaves the request running keeps this test 300ms.)
+		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 300 * time.Millisecond})
+		stockURL, _ := fakestock.Loopback(t, fake)
+		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "50ms")
+
+		resp, body := srv.Get(t, "/menu")
+		if assert.Equal(t, http.StatusOK, resp.StatusCode, "GET /menu from the running service answered %d: %s; want 200", resp.StatusCode, body) {
+			assert.JSONEq(t, menutest.WantMenuJSON(t), body, "GET /menu from the running service")
+		}
+		resp, body = srv.Get(t, "/menu")
+		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service taking 300ms and -timeout 50ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
+		calls := fake.Await(t, 2, 5*time.Second)
+		assert.Equal(t, fakestock.Abandoned, calls[1].Outcome, "the slow stock request: %v; want abandoned once the menu gave up (task 1)", calls[1])
+
+		_, vars := srv.Get(t, "/debug/vars")
+		var counters struct {
+			Menu map[string]int64 `json:"menu"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(vars), &counters), "GET /debug/vars answered %s; want JSON", vars)
+		assert.Equal(t, int64(1), counters.Menu["aborted_by_timeout"], "GET /debug/vars: %v; want aborted_by_timeout 1 (task 5)", counters.Menu)
+		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
+	})
+
+	t.Run("refuses a negative -fail-after", func(t *testing.T) {
+		err := run(t.Context(), []string{"-fail-after", "-1"}, io.Discard)
+		assert.ErrorContains(t, err, "-fail-after", "run -fail-after -1; want an error that names the flag")
+	})
+}
