@@ -2,7 +2,10 @@ module github.com/icecreamcorp/go-cancellation-workshop
 
 go 1.26.0
 
-tool github.com/rakyll/hey
+tool (
+	github.com/icecreamcorp/go-cancellation-workshop/internal/workshop
+	github.com/rakyll/hey
+)
 
 require (
 	github.com/stretchr/testify v1.12.1
@@ -13,5 +16,6 @@ require (
 	github.com/rakyll/hey v0.1.5 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/net v0.48.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/text v0.33.0 // indirect
 )
