@@ -15,16 +15,14 @@ import (
 )
 
 // coolDown checks, from the instant the breaker opened, a cool-down of d:
-// 503 with the right Retry-After from its first to its last nanosecond, and
-// one trial let through at its end, which it returns.
+// 503 with Retry-After d at its start, 503 with Retry-After 1 (rounded up,
+// never 0) at its last nanosecond, and one trial let through at its end,
+// which it returns.
 func coolDown(t testing.TB, stock *menutest.Stock, h http.Handler, d time.Duration, which string) *menutest.Pending {
 	t.Helper()
-	secs := fmt.Sprint(int(d / time.Second))
-	requireFailFast(t, stock, h, secs, fmt.Sprintf("at the start of the %s cool-down of %v", which, d))
-	time.Sleep(time.Nanosecond)
-	requireFailFast(t, stock, h, secs, fmt.Sprintf("1ns into the %s cool-down of %v (round up)", which, d))
-	time.Sleep(d - 2*time.Nanosecond)
-	requireFailFast(t, stock, h, "1", fmt.Sprintf("1ns before the end of the %s cool-down of %v", which, d))
+	requireFailFast(t, stock, h, int(d/time.Second), fmt.Sprintf("at the start of the %s cool-down of %v", which, d))
+	time.Sleep(d - time.Nanosecond)
+	requireFailFast(t, stock, h, 1, fmt.Sprintf("1ns before the end of the %s cool-down of %v", which, d))
 	time.Sleep(time.Nanosecond)
 	return requireCall(t, stock, h, fmt.Sprintf("at the end of the %s cool-down of %v: let one trial through", which, d))
 }

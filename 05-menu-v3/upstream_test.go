@@ -35,6 +35,8 @@ func TestStockStopsWorking(t *testing.T) {
 			assert.Equal(t, fakestock.Abandoned, calls[0].Outcome, "the stock service's request: %v; want abandoned: its caller gave up (task 1)", calls[0])
 			assert.Equal(t, testTimeout, calls[0].Took(), "the stock service's request: %v; want it to end exactly when the menu gave up, after 1s (task 1)", calls[0])
 			assert.Zero(t, stock.OpenBodies(), "want no response body left open (step 02, task 3)")
+			assert.Contains(t, menu.Rec.Body.String(), menutest.StockURL,
+				"%v; want the 504's message to keep the error of the call beside errStockTooSlow: it names the stock URL and what went wrong (task 1: return an error that wraps both)", menu)
 		})
 	})
 

@@ -5,13 +5,16 @@ import (
 	"time"
 )
 
-// outcome is how a call to the stock service ended, as the breaker sees it.
+// outcome is what a call to the stock service tells the breaker.
 type outcome int
 
 const (
-	answered   outcome = iota // the stock service answered in time (well or badly)
-	timedOut                  // our timeout cancelled the call
-	callerLeft                // our client left first: says nothing about the stock service
+	// noVerdict: the call says nothing about the stock service — our own
+	// client left, or the handler ended without saying. It is the zero
+	// value, so a forgotten outcome is no verdict, never a timeout.
+	noVerdict outcome = iota
+	answered          // the stock service answered in time, well or badly
+	timedOut          // our timeout cancelled the call
 )
 
 // breaker fails fast while the stock service keeps timing out: the talk's
@@ -19,7 +22,7 @@ const (
 // request is refused at once, for a cool-down. Then it lets one trial
 // request through. A trial answered in time closes it and resets the
 // back-off; a trial that times out re-opens it, for twice the cool-down,
-// up to maxCoolDown.
+// up to maxCoolDown; a trial with no verdict lets the next request try.
 //
 // Its methods are safe for concurrent use: every handler calls them.
 type breaker struct {
@@ -27,6 +30,9 @@ type breaker struct {
 	minCoolDown time.Duration // the first cool-down
 	maxCoolDown time.Duration // the longest cool-down
 
+	// One mutex for all the state below: "is the trial out? then it is
+	// mine" is a check and a write that must happen as one step, or two
+	// handlers both see "no trial out" and both go.
 	mu       sync.Mutex
 	timeouts int           // consecutive timeouts, while closed
 	open     bool          // failing fast, or waiting for a trial's verdict
@@ -41,43 +47,49 @@ func newBreaker() breaker {
 	return breaker{failAfter: 5, minCoolDown: time.Second, maxCoolDown: 30 * time.Second}
 }
 
-// allow says whether a request may call the stock service now. If wait is
-// positive, it may not: answer 503 and let the client retry after wait. If
-// trial is true, it is the one request whose outcome decides whether the
-// breaker closes; record it with trial set.
-func (b *breaker) allow() (trial bool, wait time.Duration) {
+// allow says whether a request may call the stock service now.
+//
+// If wait is positive, it may not: answer 503 and let the client retry after
+// wait. Otherwise call the stock service, and tell the breaker how the call
+// ended with done — as a context's cancel: defer done(noVerdict) at once,
+// so that every way out of the handler (an early return, a panic) reaches
+// the breaker, and call done(answered) or done(timedOut) as soon as you know.
+// Only the first call of done counts; the others do nothing.
+func (b *breaker) allow() (done func(outcome), wait time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.open {
-		return false, 0
+	trial := false
+	if b.open {
+		if wait := time.Until(b.until); wait > 0 {
+			return func(outcome) {}, wait
+		}
+		if b.trialing {
+			// One trial at a time. Letting every request through once the
+			// cool-down is over would send the whole queue to a stock
+			// service we just decided was drowning.
+			return func(outcome) {}, b.minCoolDown
+		}
+		b.trialing, trial = true, true
 	}
-	if wait := time.Until(b.until); wait > 0 {
-		return false, wait
-	}
-	if b.trialing {
-		// One trial at a time. Letting every request through once the
-		// cool-down is over would send the whole queue to a stock service
-		// we just decided was drowning.
-		return false, b.minCoolDown
-	}
-	b.trialing = true
-	return true, 0
+	var once sync.Once
+	return func(o outcome) { once.Do(func() { b.record(trial, o) }) }, 0
 }
 
-// record tells the breaker how a call it allowed ended.
+// record takes in how a call that allow let through ended.
 func (b *breaker) record(trial bool, o outcome) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch {
-	case trial && o == callerLeft:
-		// No verdict: the next request will be the trial. Forgetting this
-		// line leaves trialing set forever, and the breaker open for good.
+	case trial && o == noVerdict:
+		// The trial proved nothing: the next request will be the trial.
+		// This is why done must be deferred: a trial that never reports
+		// leaves trialing set, and the breaker open for good.
 		b.trialing = false
 	case trial && o == timedOut:
 		b.trialing = false
 		b.coolDown = min(2*b.coolDown, b.maxCoolDown)
 		b.until = time.Now().Add(b.coolDown)
-	case trial: // answered in time: the stock service is back
+	case trial: // answered in time, even with a 502: the stock service is back
 		b.trialing, b.open, b.timeouts = false, false, 0
 	case b.open:
 		// A call that started before the breaker opened: only the trial

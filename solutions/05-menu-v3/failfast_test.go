@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -32,8 +34,9 @@ func timeOut(t testing.TB, h http.Handler, n int) {
 }
 
 // requireFailFast serves one GET /menu and checks that it was answered 503 at
-// once, without a call to the stock service, with Retry-After: retry.
-func requireFailFast(t testing.TB, stock *menutest.Stock, h http.Handler, retry, when string) {
+// once, without a call to the stock service, with Retry-After: retry seconds
+// (any whole number of seconds from 1 up if retry is 0).
+func requireFailFast(t testing.TB, stock *menutest.Stock, h http.Handler, retry int, when string) {
 	t.Helper()
 	started := stock.Started()
 	menu := menutest.Start(h)
@@ -42,7 +45,12 @@ func requireFailFast(t testing.TB, stock *menutest.Stock, h http.Handler, retry,
 		"%s: %v; want 503 Service Unavailable at once (task 6: fail fast while the stock service keeps timing out)", when, menu)
 	assert.Equal(t, started, stock.Started(), "%s: the menu answered 503 and still called the stock service; want no call: failing fast spares it (task 6)", when)
 	got := menu.Rec.Header().Get("Retry-After")
-	assert.Equal(t, retry, got, "%s: 503 with Retry-After %q; want %q: the rest of the cool-down in whole seconds, rounded up, or 1 (the shortest cool-down) while the trial is out (task 6: cool-downs of 1s, doubling after each failed trial up to 30s, back to 1s once a trial succeeds)", when, got, retry)
+	secs, err := strconv.Atoi(got)
+	if retry == 0 {
+		assert.True(t, err == nil && secs >= 1, "%s: 503 with Retry-After %q; want a whole number of seconds, at least 1: a client told 0 comes straight back (task 6: wholeSeconds)", when, got)
+	} else {
+		assert.Equal(t, strconv.Itoa(retry), got, "%s: 503 with Retry-After %q; want %d: the rest of the cool-down in whole seconds, rounded up (task 6: cool-downs of 1s, doubling after each failed trial up to 30s, back to 1s once a trial succeeds)", when, got, retry)
+	}
 	menutest.AssertJSONError(t, menu.Rec, "task 6")
 }
 
@@ -69,7 +77,7 @@ func TestFailFast(t *testing.T) {
 			requireCall(t, stock, h, "after 4 timeouts in a row")
 			time.Sleep(testTimeout)
 			synctest.Wait()
-			requireFailFast(t, stock, h, "1", "after 5 timeouts in a row, at the start of a 1s cool-down")
+			requireFailFast(t, stock, h, 1, "after 5 timeouts in a row, at the start of a 1s cool-down")
 		})
 	})
 
@@ -81,6 +89,31 @@ func TestFailFast(t *testing.T) {
 			require.Equal(t, http.StatusOK, menutest.Get(h).Code, "the stock service answered at once; want 200")
 			timeOut(t, h, 4)
 			requireCall(t, stock, h, "after 4 timeouts, an answer in time, and 4 timeouts")
+		})
+	})
+
+	t.Run("counts timeouts in a row: a 502 in time starts again too", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow, slow, slow, slow, fakestock.Reply{Status: http.StatusInternalServerError}, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 4)
+			require.Equal(t, http.StatusBadGateway, menutest.Get(h).Code, "the stock service answered 500 at once; want 502 (step 02)")
+			timeOut(t, h, 4)
+			requireCall(t, stock, h, "after 4 timeouts, a 502 in time, and 4 timeouts: the stock service answered, badly but in time — that ends the run of timeouts (task 6: done(answered) on the 502 path too)")
+		})
+	})
+
+	t.Run("a caller's own deadline is not a timeout", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 4)
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			menutest.StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
+			time.Sleep(500 * time.Millisecond)
+			synctest.Wait()
+			requireCall(t, stock, h, "after 4 timeouts and a caller whose own deadline of 500ms passed: its DeadlineExceeded is not our timeout (task 6: done(timedOut) only when errors.Is(err, errStockTooSlow), never by ctx.Err())")
 		})
 	})
 
@@ -104,10 +137,25 @@ func TestFailFast(t *testing.T) {
 			h := newTestMenu(stock)
 			timeOut(t, h, 5)
 			time.Sleep(time.Second - time.Nanosecond)
-			requireFailFast(t, stock, h, "1", "1ns before the end of the 1s cool-down")
+			requireFailFast(t, stock, h, 1, "1ns before the end of the 1s cool-down")
 			time.Sleep(time.Nanosecond)
 			requireCall(t, stock, h, "at the end of the 1s cool-down: a back-off that never lets a trial through fails fast forever")
-			requireFailFast(t, stock, h, "1", "while the trial request is out")
+			requireFailFast(t, stock, h, 0, "while the trial request is out")
+		})
+	})
+
+	t.Run("a trial answered 502 closes it: the stock service answered in time", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow, slow, slow, slow, slow, fakestock.Reply{Status: http.StatusInternalServerError}, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 5)
+			time.Sleep(time.Second)
+			trial := menutest.Start(h)
+			synctest.Wait()
+			require.True(t, trial.Answered() && trial.Rec.Code == http.StatusBadGateway, "the trial, the stock service answering 500 at once: %v; want 502 (step 02)", trial)
+			const when = "after a trial answered 502: the stock service answered in time, so the breaker is closed and lets every request through (task 6: tell the breaker done(answered) on the 502 path too, and defer done so that no path leaves the trial out for good)"
+			requireCall(t, stock, h, when)
+			requireCall(t, stock, h, when+", two at once")
 		})
 	})
 
@@ -141,11 +189,41 @@ func TestFailFast(t *testing.T) {
 			stock := menutest.NewStock(t, slow)
 			h := newTestMenu(stock)
 			timeOut(t, h, 5)
-			requireFailFast(t, stock, h, "1", "after 5 timeouts")
-			requireFailFast(t, stock, h, "1", "after 5 timeouts")
+			requireFailFast(t, stock, h, 1, "after 5 timeouts")
+			requireFailFast(t, stock, h, 1, "after 5 timeouts")
 			assert.Equal(t, map[string]int{"requests": 7, "aborted_by_timeout": 5, "aborted_by_client": 0, "failed_fast": 2}, menuVars(t, h),
 				"after 5 timeouts and 2 answers 503 (task 6: count each 503 in failed_fast)")
 		})
+	})
+
+	t.Run("counts every timeout when many handlers report at once", func(t *testing.T) {
+		// Straight to the breaker, as every handler calls it, with nothing
+		// else in between: without a mutex two handlers add 1 to the same
+		// count at the same instant and one of the additions is lost.
+		const handlers, each = 4, 5000
+		b := newBreaker()
+		b.failAfter = handlers * each
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for range handlers {
+			dones := make([]func(outcome), each)
+			for i := range dones {
+				var wait time.Duration
+				dones[i], wait = b.allow()
+				require.Zero(t, wait, "the breaker refused a call before any timeout (task 6)")
+			}
+			wg.Go(func() {
+				<-start // all at once, not one after the other
+				for _, done := range dones {
+					done(timedOut)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		_, wait := b.allow()
+		assert.Positive(t, wait, "%d handlers each reported %d timeouts at once, %d in all, with failAfter %d; the breaker let the next request through: some timeouts were lost (task 6: one sync.Mutex guards all the breaker's state, locked in allow and when a call is done — go test -race shows where two handlers touch it at once)",
+			handlers, each, handlers*each, b.failAfter)
 	})
 
 	t.Run("a hundred timeouts at once open it, safely", func(t *testing.T) {
@@ -157,7 +235,7 @@ func TestFailFast(t *testing.T) {
 			}
 			time.Sleep(testTimeout)
 			synctest.Wait()
-			requireFailFast(t, stock, h, "1", "after 100 timeouts at once (task 6: a mutex guards the breaker's state)")
+			requireFailFast(t, stock, h, 1, "after 100 timeouts at once (task 6: a mutex guards the breaker's state)")
 		})
 	})
 }

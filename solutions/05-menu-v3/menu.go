@@ -85,10 +85,22 @@ func (s *menuService) handler() http.Handler {
 	return mux
 }
 
+// statusClientClosedRequest is the answer to a request whose context ended
+// before the menu could answer it: 499 Client Closed Request. It is no
+// standard status; nginx gave it this number to log clients who leave, and
+// proxies and dashboards know it. We answer it rather than stay silent:
+// net/http would then send an empty 200 OK — "here is your menu", with no
+// menu — to a caller still connected (when a middleware's deadline ended
+// r.Context(), say), and every access log and metric would count a success.
+// Not a 5xx: nothing failed on our side or behind us, and the service's
+// error rate must not rise when impatient clients leave. Not 504: that
+// blames the stock service, which did nothing wrong.
+const statusClientClosedRequest = 499
+
 // handleMenu answers GET /menu with the menu built from the stock.
 func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
-	trial, wait := s.breaker.allow()
+	done, wait := s.breaker.allow()
 	if wait > 0 {
 		// The stock service keeps timing out: answer at once, without adding
 		// to its load, and tell the client when asking again makes sense.
@@ -98,13 +110,19 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 			fmt.Errorf("stock service keeps timing out: not asking it for another %v", wait))
 		return
 	}
+	// As with a context's cancel: deferred at once, so that every way out of
+	// this handler — a path we forgot, a panic — tells the breaker the call
+	// is over. Without it a trial that never reports stays out for good, and
+	// the breaker refuses every request from then on. A verdict given below
+	// comes first, and only the first call counts.
+	defer done(noVerdict)
 
 	// r.Context(), not context.Background(): it ends when our own client
 	// hangs up, and then so does the call to the stock service.
 	stock, err := s.fetchStockWithin(r.Context(), s.timeout)
 	switch {
 	case err == nil:
-		s.breaker.record(trial, answered)
+		done(answered)
 		writeJSON(w, http.StatusOK, menuResponse{Menu: buildMenu(stock)})
 	case errors.Is(err, errStockTooSlow):
 		// Our deadline, and only ours: the cause says so. ctx.Err() ==
@@ -114,27 +132,31 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 		// leaves just after our deadline passed would then hide a timeout
 		// from the breaker; the cause records which ending came first.
 		s.abortedByTimeout.Add(1)
-		s.breaker.record(trial, timedOut)
-		writeError(w, http.StatusGatewayTimeout, fmt.Errorf("%w: no answer within %v", err, s.timeout))
+		done(timedOut)
+		s.log.Warn("stock service too slow", "timeout", s.timeout, "err", err)
+		writeError(w, http.StatusGatewayTimeout, err)
 	case r.Context().Err() != nil:
-		// Our client left (or its own deadline passed): nobody reads what we
-		// would write. Not a 504 — the stock service did nothing wrong, and
-		// counting it as a timeout would open the breaker for nothing.
+		// Our client left (or its own deadline passed). Not a 504 — the stock
+		// service did nothing wrong, and counting it as a timeout would open
+		// the breaker for nothing: no verdict (the deferred done says so).
+		// Whoever is still there gets an explicit status, not an empty 200.
 		s.abortedByClient.Add(1)
-		s.breaker.record(trial, callerLeft)
 		s.log.Info("client gone: cancelled the stock request",
-			"cause", context.Cause(r.Context()), "remote", r.RemoteAddr)
+			"cause", context.Cause(r.Context()), "err", err, "remote", r.RemoteAddr)
+		writeError(w, statusClientClosedRequest, err)
 	default:
 		// The stock service answered in time, and badly: 502 Bad Gateway.
-		s.breaker.record(trial, answered)
+		// An answer all the same: it ends a run of timeouts, and a trial.
+		done(answered)
+		s.log.Warn("stock service failed", "err", err)
 		writeError(w, http.StatusBadGateway, err)
 	}
 }
 
 // fetchStockWithin asks the stock service for its stock list and gives up —
 // cancelling the call — after timeout, or as soon as ctx ends. When the
-// context ended the call, it returns the context's cause: errStockTooSlow
-// for our timeout, ctx's own cause when our caller left.
+// context ended the call, the error it returns wraps the context's cause:
+// errStockTooSlow for our timeout, ctx's own cause when our caller left.
 //
 // Version 2 raced a goroutine against a timer here, and the losing call ran
 // on for nobody. Now there is no goroutine and no channel: the context is
@@ -150,10 +172,15 @@ func (s *menuService) fetchStockWithin(ctx context.Context, timeout time.Duratio
 
 	stock, err := s.fetchStock(ctx)
 	if err != nil && ctx.Err() != nil {
-		// The context ended the call. Whatever the transport made of it (an
-		// error from Do, or from a Read halfway through the body), the
-		// cause says why — by identity, not by reading error messages.
-		return nil, context.Cause(ctx)
+		// The context ended the call. Keep err: it names the URL and what
+		// the transport saw, for the answer and the log. Returning only
+		// context.Cause(ctx) would throw that away. But make sure the cause
+		// is in it, by identity: Go's transport puts it there when it
+		// cancels a request, and nothing promises that of every error on
+		// the way (a read that the JSON decoder reported, say).
+		if cause := context.Cause(ctx); !errors.Is(err, cause) {
+			err = fmt.Errorf("%w: %w", cause, err)
+		}
 	}
 	return stock, err
 }
@@ -167,9 +194,10 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		// Refused, reset, hung up before answering, or cancelled: the stock
-		// is unreachable. (When Do fails there is no body to close.)
-		return nil, fmt.Errorf("stock service unreachable: %w", err)
+		// Refused, reset, hung up before answering — or cancelled: with a
+		// context, "unreachable" would say too much. The *url.Error names
+		// the URL and the reason. (When Do fails there is no body to close.)
+		return nil, fmt.Errorf("calling the stock service: %w", err)
 	}
 	// Close the body on every path from here on, success or not. An unclosed
 	// body keeps its connection busy (it can never be reused) and, in the

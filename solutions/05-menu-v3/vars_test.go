@@ -47,6 +47,7 @@ func TestCounters(t *testing.T) {
 				fakestock.Reply{Delay: 10 * time.Second}, // 2: our timeout
 				fakestock.Reply{Delay: 10 * time.Second}, // 3: the client leaves after 300ms
 				fakestock.Reply{Drop: true},              // 4: the stock service fails
+				fakestock.Reply{Delay: 10 * time.Second}, // 5: the caller's own deadline of 500ms passes
 			)
 			h := newTestMenu(stock)
 			require.Equal(t, map[string]int{"requests": 0, "aborted_by_timeout": 0, "aborted_by_client": 0, "failed_fast": 0}, menuVars(t, h),
@@ -64,9 +65,15 @@ func TestCounters(t *testing.T) {
 			synctest.Wait()
 			require.True(t, left.Answered(), "the menu's client left after 300ms; %v; want the handler to return then (task 2)", left)
 			menutest.Get(h)
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			impatient := menutest.StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
+			time.Sleep(500 * time.Millisecond)
+			synctest.Wait()
+			require.True(t, impatient.Answered(), "the menu's caller had a deadline of 500ms; %v; want the handler to return then (task 2)", impatient)
 
-			assert.Equal(t, map[string]int{"requests": 4, "aborted_by_timeout": 1, "aborted_by_client": 1, "failed_fast": 0}, menuVars(t, h),
-				"after one menu served, one timeout, one client who left and one stock failure (502, which is no abort) (task 5: count in handleMenu, once per request, by reason)")
+			assert.Equal(t, map[string]int{"requests": 5, "aborted_by_timeout": 1, "aborted_by_client": 2, "failed_fast": 0}, menuVars(t, h),
+				"after one menu served, one timeout, one client who left, one stock failure (502, which is no abort) and one caller whose own deadline passed (a DeadlineExceeded that is not our timeout) (task 5: count in handleMenu, once per request, by the reason task 4 found — errors.Is(err, errStockTooSlow), never ctx.Err() or errors.Is(err, context.DeadlineExceeded))")
 		})
 	})
 
