@@ -22,14 +22,19 @@ import (
 var slow = fakestock.Reply{Delay: 10 * time.Second}
 
 // timeOut serves n GET /menu one after another, each answered 504 after 1s.
-func timeOut(t testing.TB, h http.Handler, n int) {
+// after says what came before them, if it matters.
+func timeOut(t testing.TB, h http.Handler, n int, after ...string) {
 	t.Helper()
+	why := "task 1, then task 6: below failAfter timeouts in a row, every request calls the stock service"
+	if len(after) > 0 {
+		why = after[0]
+	}
 	for i := range n {
 		menu := menutest.Start(h)
 		time.Sleep(testTimeout)
 		synctest.Wait()
 		require.True(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout,
-			"timeout %d of %d in a row: %v; want 504 after 1s (task 1, then task 6: below failAfter timeouts in a row, every request calls the stock service)", i+1, n, menu)
+			"timeout %d of %d in a row: %v; want 504 after 1s (%s)", i+1, n, menu, why)
 	}
 }
 
@@ -87,7 +92,7 @@ func TestFailFast(t *testing.T) {
 			h := newTestMenu(stock)
 			timeOut(t, h, 4)
 			require.Equal(t, http.StatusOK, menutest.Get(h).Code, "the stock service answered at once; want 200")
-			timeOut(t, h, 4)
+			timeOut(t, h, 4, "after 4 timeouts and a 200: task 6, an answer in time ends the run of timeouts — done(answered)")
 			requireCall(t, stock, h, "after 4 timeouts, an answer in time, and 4 timeouts")
 		})
 	})
@@ -98,7 +103,7 @@ func TestFailFast(t *testing.T) {
 			h := newTestMenu(stock)
 			timeOut(t, h, 4)
 			require.Equal(t, http.StatusBadGateway, menutest.Get(h).Code, "the stock service answered 500 at once; want 502 (step 02)")
-			timeOut(t, h, 4)
+			timeOut(t, h, 4, "after 4 timeouts and a 502 in time: task 6, the stock service answered, badly but in time, and that ends the run of timeouts — done(answered) on the 502 path too")
 			requireCall(t, stock, h, "after 4 timeouts, a 502 in time, and 4 timeouts: the stock service answered, badly but in time — that ends the run of timeouts (task 6: done(answered) on the 502 path too)")
 		})
 	})
@@ -170,7 +175,8 @@ func TestFailFast(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 			hangUp()
 			synctest.Wait()
-			requireCall(t, stock, h, "after the trial's client left: the trial gave no verdict, so the next request must be let through, or none ever will")
+			requireCall(t, stock, h, "after the trial's client left: the trial gave no verdict, so the next request must be let through, or none ever will (task 6: defer done(noVerdict), and let allow give out a new trial)")
+			requireFailFast(t, stock, h, 0, "while the new trial is out: a trial whose client left proved nothing, the breaker is still open (task 6: no verdict is not an answer in time — leave done(noVerdict) to the defer)")
 		})
 	})
 
@@ -192,7 +198,7 @@ func TestFailFast(t *testing.T) {
 			requireFailFast(t, stock, h, 1, "after 5 timeouts")
 			requireFailFast(t, stock, h, 1, "after 5 timeouts")
 			assert.Equal(t, map[string]int{"requests": 7, "aborted_by_timeout": 5, "aborted_by_client": 0, "failed_fast": 2}, menuVars(t, h),
-				"after 5 timeouts and 2 answers 503 (task 6: count each 503 in failed_fast)")
+				"after 5 timeouts and 2 answers 503: want requests to count all 7 (task 5: s.requests.Add(1) first thing in handleMenu, before the breaker) and failed_fast the 2 (task 6: count each 503 in s.failedFast)")
 		})
 	})
 
