@@ -217,6 +217,10 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
 		}
+		if ctx.Err() != nil {
+			// Not malformed: cut off halfway, when the context ended.
+			return nil, fmt.Errorf("reading the stock list from %s: %w", s.stockURL, err)
+		}
 		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
 	}
 	if stock.Stock == nil {
