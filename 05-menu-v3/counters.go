@@ -12,7 +12,7 @@ import (
 type counters struct {
 	requests         expvar.Int // every GET /menu
 	abortedByTimeout expvar.Int // stock calls cancelled because they took longer than -timeout: 504
-	abortedByClient  expvar.Int // stock calls cancelled because our own client left: nothing written
+	abortedByClient  expvar.Int // stock calls cancelled because our own client left (or its deadline passed): 499
 	failedFast       expvar.Int // answered 503 without calling the stock service at all
 	vars             expvar.Map // the counters above, by name
 }
