@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -204,13 +206,14 @@ func TestFailFast(t *testing.T) {
 
 	t.Run("counts every timeout when many handlers report at once", func(t *testing.T) {
 		// Straight to the breaker, as every handler calls it, with nothing
-		// else in between: without a mutex two handlers add 1 to the same
-		// count at the same instant and one of the additions is lost.
-		const handlers, each = 4, 5000
+		// else in between, at least one handler per CPU, all released at the same
+		// instant: without a mutex two of them add 1 to the same count at
+		// once, and one of the additions is lost.
+		handlers, each := max(4, runtime.GOMAXPROCS(0)), 5000
 		b := newBreaker()
 		b.failAfter = handlers * each
 		var wg sync.WaitGroup
-		start := make(chan struct{})
+		var ready atomic.Int32
 		for range handlers {
 			dones := make([]func(outcome), each)
 			for i := range dones {
@@ -219,13 +222,15 @@ func TestFailFast(t *testing.T) {
 				require.Zero(t, wait, "the breaker refused a call before any timeout (task 6)")
 			}
 			wg.Go(func() {
-				<-start // all at once, not one after the other
+				// Start together: wait until every handler is running.
+				for ready.Add(1); ready.Load() < int32(handlers); {
+					runtime.Gosched()
+				}
 				for _, done := range dones {
 					done(timedOut)
 				}
 			})
 		}
-		close(start)
 		wg.Wait()
 		_, wait := b.allow()
 		assert.Positive(t, wait, "%d handlers each reported %d timeouts at once, %d in all, with failAfter %d; the breaker let the next request through: some timeouts were lost (task 6: one sync.Mutex guards all the breaker's state, locked in allow and when a call is done — go test -race shows where two handlers touch it at once)",
