@@ -119,7 +119,8 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	// TODO(task 4): log that the client left, with s.log. Tell our timeout
 	// from every other ending by identity: errors.Is and context.Cause,
 	// never error messages, never ctx.Err() alone (a caller's own deadline
-	// is a DeadlineExceeded too).
+	// is a DeadlineExceeded too). Keep the call's own error in the one
+	// fetchStockWithin returns: it names the URL and says what went wrong.
 	case err != nil:
 		// Every other failure of the stock service is a 502 Bad Gateway.
 		writeError(w, http.StatusBadGateway, err)
