@@ -84,7 +84,7 @@ func TestReasons(t *testing.T) {
 		})
 	})
 
-	t.Run("logs that the client left, since it cannot tell the client", func(t *testing.T) {
+	t.Run("logs that the client left: the answer may reach nobody", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
 			svc := newMenuService(stock.Client(), menutest.StockURL, testTimeout)
