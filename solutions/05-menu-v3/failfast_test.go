@@ -233,7 +233,7 @@ func TestFailFast(t *testing.T) {
 		}
 		wg.Wait()
 		_, wait := b.allow()
-		assert.Positive(t, wait, "%d handlers each reported %d timeouts at once, %d in all, with failAfter %d; the breaker let the next request through: some timeouts were lost (task 6: one sync.Mutex guards all the breaker's state, locked in allow and when a call is done — go test -race shows where two handlers touch it at once)",
+		assert.Positive(t, wait, "%d handlers each reported %d timeouts at once, %d in all, with failAfter %d; the breaker still lets requests through: want it open (task 6: count the timeouts in a row, and guard all the breaker's state with one sync.Mutex, locked in allow and in record — without it, timeouts reported at the same instant are lost, and go test -race shows where two handlers touch the same field)",
 			handlers, each, handlers*each, b.failAfter)
 	})
 
