@@ -3,7 +3,6 @@ package abort
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -57,57 +56,6 @@ type outcome[T any] struct {
 }
 
 func (o outcome[T]) String() string { return fmt.Sprintf("(%#v, %v)", o.value, o.err) }
-
-// spyContext wraps a context and counts the registrations made on it that
-// are still live. When a context has an AfterFunc method, the context
-// package calls it to watch that context — for context.AfterFunc, and for
-// children made with WithCancel and friends — which is what lets the spy
-// count them.
-type spyContext struct {
-	inner context.Context
-	mu    sync.Mutex
-	live  int
-}
-
-func (s *spyContext) Deadline() (time.Time, bool) { return s.inner.Deadline() }
-func (s *spyContext) Done() <-chan struct{}       { return s.inner.Done() }
-func (s *spyContext) Err() error                  { return s.inner.Err() }
-
-// Value carries no values on purpose: passing keys on to inner would also
-// pass on the context package's private key, and the package would then
-// register with inner directly, behind the spy's back.
-func (s *spyContext) Value(any) any { return nil }
-
-// AfterFunc registers f to run when the context ends. The registration
-// stays live until f runs or stop removes it.
-func (s *spyContext) AfterFunc(f func()) (stop func() bool) {
-	s.mu.Lock()
-	s.live++
-	s.mu.Unlock()
-	release := sync.OnceFunc(func() {
-		s.mu.Lock()
-		s.live--
-		s.mu.Unlock()
-	})
-	stopInner := context.AfterFunc(s.inner, func() {
-		release()
-		f()
-	})
-	return func() bool {
-		stopped := stopInner()
-		if stopped {
-			release()
-		}
-		return stopped
-	}
-}
-
-// registrations is how many registrations on the context are still live.
-func (s *spyContext) registrations() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.live
-}
 
 // opaqueContext is a context the context package knows nothing about: no
 // AfterFunc method, no context of its own inside. To watch one, the package

@@ -90,16 +90,24 @@ func TestWithinTimeout(t *testing.T) {
 		})
 	})
 
-	t.Run("cancels fn's context when fn returns early", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			var fnCtx context.Context
-			_ = WithinTimeout(context.Background(), time.Hour, func(ctx context.Context) error { fnCtx = ctx; return nil })
-			if assert.NotNil(t, fnCtx, "WithinTimeout never called fn (task 5)") {
-				assert.ErrorIs(t, fnCtx.Err(), context.Canceled, "fn's context after WithinTimeout returned; want it cancelled at once, "+
-					"not an hour later (task 5: always call cancel — it also stops the timer)")
-			}
+	for _, tc := range []struct {
+		how string
+		err error // what fn returns
+	}{
+		{"succeeds", nil},
+		{"fails", errSpilled},
+	} {
+		t.Run("cancels fn's context when fn "+tc.how+" early", func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var fnCtx context.Context
+				_ = WithinTimeout(context.Background(), time.Hour, func(ctx context.Context) error { fnCtx = ctx; return tc.err })
+				if assert.NotNil(t, fnCtx, "WithinTimeout never called fn (task 5)") {
+					assert.ErrorIs(t, fnCtx.Err(), context.Canceled, "fn's context after WithinTimeout returned fn's %v; want it cancelled at once, "+
+						"not an hour later (task 5: always call cancel, on every path — defer it; it also stops the timer)", tc.err)
+				}
+			})
 		})
-	})
+	}
 }
 
 // AbortSignal.timeout(ms) aborts with a TimeoutError; a user's abort() gives
