@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -171,6 +173,53 @@ func TestDelay(t *testing.T) {
 		}
 		assert.True(t, lo < maxDelay/10 && hi >= maxDelay*9/10,
 			"1000 draws of uniformDelay(%v) ranged over [%v, %v]; want them spread over [0, %v) (task 2: math/rand/v2 N)", maxDelay, lo, hi, maxDelay)
+	})
+
+	// Handlers run on many goroutines at once, and every one of them calls
+	// the same uniformDelay function. go test -race reports a generator they
+	// share without a lock; plain go test sees its symptom: two goroutines
+	// that read the generator's state at the same moment draw the same delay.
+	// Over [0, 2⁶²) a repeat by chance is a one-in-a-billion event.
+	t.Run("uniformDelay is safe to call from many requests at once", func(t *testing.T) {
+		const maxDelay = time.Duration(1 << 62)
+		const goroutines, draws = 4, 5000
+		once, draw := make(map[time.Duration]bool), uniformDelay(maxDelay)
+		for range 1000 {
+			d := draw()
+			if once[d] {
+				assert.Fail(t, fmt.Sprintf("uniformDelay(2⁶²ns) drew %d twice in 1000 draws, one after the other; want random delays (task 2: math/rand/v2 N)", d))
+				return
+			}
+			once[d] = true
+		}
+		for range 5 { // a race shows when the goroutines really run at once: give it a few chances
+			draw := uniformDelay(maxDelay)
+			got := make([][]time.Duration, goroutines)
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for i := range got {
+				wg.Go(func() {
+					<-start
+					got[i] = make([]time.Duration, draws)
+					for j := range got[i] {
+						got[i][j] = draw()
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			seen := make(map[time.Duration]bool, goroutines*draws)
+			for _, ds := range got {
+				for _, d := range ds {
+					if seen[d] {
+						assert.Fail(t, fmt.Sprintf("uniformDelay(2⁶²ns) drew %d twice in %d draws made by %d goroutines at once: they share one generator without a lock, "+
+							"a data race (task 2: call math/rand/v2's top-level N, which is safe for concurrent use — a *rand.Rand is not)", d, goroutines*draws, goroutines))
+						return
+					}
+					seen[d] = true
+				}
+			}
+		}
 	})
 
 	t.Run("uniformDelay(0) never waits", func(t *testing.T) {
