@@ -19,6 +19,7 @@ import (
 // on a real socket: the whole chain, client → menu → stock, over TCP.
 func TestRun(t *testing.T) {
 	t.Run("serves GET /menu, and 504 once -timeout has passed, then shuts down gracefully", func(t *testing.T) {
+		requireNoLeak(t)
 		leakcheck.Check(t)
 		// The second stock request takes 300ms; the menu waits 50ms for it.
 		// (Version 2 leaves that request running: the test ends 300ms later.)

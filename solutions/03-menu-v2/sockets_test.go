@@ -18,6 +18,7 @@ func TestRealSockets(t *testing.T) {
 	leakcheck.Check(t)
 
 	t.Run("answers 504 and leaves the stock service's request running, over a real socket", func(t *testing.T) {
+		requireNoLeak(t)
 		release := make(chan struct{})
 		fake := fakestock.New(fakestock.Reply{Delay: 100 * time.Millisecond})
 		stockURL, client := fakestock.Loopback(t, menutest.HoldUntil(release, fake))
