@@ -67,7 +67,7 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 		reply fakestock.Reply
 		hint  string // what to look at if the menu gets it wrong
 	}{
-		{"hangs up without answering", fakestock.Reply{Drop: true}, "an error from Get"},
+		{"hangs up without answering", fakestock.Reply{Drop: true}, "an error from Get; when Get fails, resp is nil, with no body to close"},
 		{"answers 500", fakestock.Reply{Status: http.StatusInternalServerError, Body: `{"error":"out of cones"}`}, "check resp.StatusCode"},
 		{"answers 404 with a stock list", fakestock.Reply{Status: http.StatusNotFound, Body: `{"stock":[]}`}, "check resp.StatusCode before decoding"},
 		{"sends something that is not JSON", fakestock.Reply{Body: "<html>Gateway lunch break</html>"}, "an error from Decode"},
