@@ -51,6 +51,21 @@ func TestOnAbort(t *testing.T) {
 		})
 	})
 
+	t.Run("returns at once, even for a context that has already ended: the listener runs in its own goroutine", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			release := make(chan struct{})
+			register := start(func() func() bool { return OnAbort(ctx, func() { <-release }) }) // a listener that takes its time
+			synctest.Wait()
+			returned := register.returned()
+			close(release)
+			synctest.Wait()
+			assert.True(t, returned, "OnAbort(ended ctx, listener) had not returned while its listener was still running; "+
+				"want it to return at once and leave the listener to a goroutine of its own (task 3: context.AfterFunc does both)")
+		})
+	})
+
 	t.Run("remove before the context ends reports true and the listener never runs", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())

@@ -49,7 +49,7 @@ func TestWithinTimeout(t *testing.T) {
 			time.Sleep(time.Nanosecond)
 			synctest.Wait()
 			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting at 3s; want fn's context ended (task 5: context.WithTimeoutCause)") {
-				assert.ErrorIs(t, call.got, context.DeadlineExceeded, "WithinTimeout's error at its own timeout (task 5)")
+				assert.ErrorIs(t, call.got, context.DeadlineExceeded, "WithinTimeout's error at its own timeout; want it to match context.DeadlineExceeded, as fn's error does (task 5: return fn's error, with the cause added to it — not the cause alone)")
 				assert.ErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error at its own timeout (task 5: give the timeout the reason ErrTooSlow "+
 					"with context.WithTimeoutCause, and read it with context.Cause — ctx.Err() never has it)")
 			}
