@@ -95,7 +95,7 @@ type listener struct {
 	once  sync.Once
 
 	mu       sync.Mutex
-	dialled  int // dial calls so far, for a port number of each its own
+	dialled  int // dial calls so far: each gets a port of its own
 	accepted int // connections the server took
 }
 

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -110,7 +111,7 @@ func (s *Stock) OpenBodies() int {
 	defer s.mu.Unlock()
 	open := 0
 	for _, b := range s.bodies {
-		if !b.isClosed() {
+		if !b.closed.Load() {
 			open++
 		}
 	}
@@ -120,21 +121,12 @@ func (s *Stock) OpenBodies() int {
 // body is a response body that knows whether the menu closed it.
 type body struct {
 	io.ReadCloser
-	mu     sync.Mutex
-	closed bool
+	closed atomic.Bool
 }
 
 func (b *body) Close() error {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
+	b.closed.Store(true)
 	return b.ReadCloser.Close()
-}
-
-func (b *body) isClosed() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.closed
 }
 
 // HoldUntil holds every request at the door until release is closed (or the
