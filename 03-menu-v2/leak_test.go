@@ -43,7 +43,7 @@ func TestGoroutineEnds(t *testing.T) {
 		"the menu answered, then the stock service answered, and the goroutine that called it crashed the program: %s (task 2: never close the result channel in the handler — the goroutine may still send on it; a buffer of one is all the channel needs)", late.Crash)
 	require.Empty(t, late.Failed, "the check could not run: %s", late.Failed)
 	require.Equal(t, http.StatusGatewayTimeout, late.Code,
-		"the stock service was held for up to 1s, then released; menu answered %d: %s; want 504 after 10ms, while the stock service was still held (task 1 first: race the call against a timer)", late.Code, late.Body)
+		"the stock service was held for up to 500ms, then released; menu answered %d: %s; want 504 after 10ms, while the stock service was still held (task 1 first: race the call against a timer)", late.Code, late.Body)
 	assert.Empty(t, late.Leak,
 		"the menu answered 504, then the stock service answered, and the goroutine that called it is still running: it is blocked sending its result on a channel that nobody will ever receive from again (task 2: make the result channel buffered, with room for one result, so that the send never waits)\n%s", late.Leak)
 }
@@ -113,7 +113,7 @@ func lateAnswerInChild() lateResult {
 }
 
 // lateAnswer serves one GET /menu, with a 10ms timeout, while the stock
-// service holds the request; once the menu has answered (or after 1s), it
+// service holds the request; once the menu has answered (or after 500ms), it
 // lets the stock service answer, and waits until it has. It returns what the
 // menu answered and, if goroutines started meanwhile are still running, an
 // error that lists them.
@@ -128,8 +128,8 @@ func lateAnswer(t testing.TB) (*httptest.ResponseRecorder, error) {
 	stock := menutest.ServeStock(t, fake, menutest.HoldUntil(release, fake))
 	menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, 10*time.Millisecond).handler())
 
-	// A menu that waits for the stock service (the starter) waits here 1s.
-	menu.Wait(time.Second)
+	// A menu that waits for the stock service (the starter) waits here 500ms.
+	menu.Wait(500 * time.Millisecond)
 	releaseOnce()
 	if !menu.Wait(10 * time.Second) {
 		require.Fail(t, "menu had not answered 10s after the stock service was released")
