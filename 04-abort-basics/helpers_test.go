@@ -3,6 +3,12 @@ package abort
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
 	"time"
 )
 
@@ -72,4 +78,42 @@ func (c opaqueContext) Err() error {
 	default:
 		return nil
 	}
+}
+
+// childEnv, set in its environment, makes the test binary a child that runs
+// one test for runInChild.
+const childEnv = "ABORT_TEST_CHILD"
+
+// inChild reports whether this test binary is a child started by runInChild.
+func inChild() bool { return os.Getenv(childEnv) != "" }
+
+// runInChild runs t's test again in a child process — this test binary,
+// started again — so that a panic on a goroutine the test did not start ends
+// the child, not every test. It returns the child's failure output (empty if
+// it passed) or, if it crashed, the panic and where it happened in this
+// folder.
+func runInChild(t *testing.T) (failed, crash string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1", "-test.timeout=1m")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return "", ""
+	}
+	lines := strings.Split(string(out), "\n")
+	here, _ := os.Getwd() // go test runs a package's tests in its folder
+	for i, line := range lines {
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			crash = line
+			for _, frame := range lines[i:] {
+				if file, _, ok := strings.Cut(strings.TrimSpace(frame), " "); ok && filepath.Dir(file) == here {
+					return "", crash + " at " + filepath.Base(file)
+				}
+			}
+			return "", crash
+		}
+	}
+	return fmt.Sprintf("%v\n%s", err, out), ""
 }
