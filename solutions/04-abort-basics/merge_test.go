@@ -75,6 +75,22 @@ func TestMerge(t *testing.T) {
 			"want it ended at once, like AbortSignal.any (task 6: check b.Err() first — AfterFunc would end it a moment later, from another goroutine)")
 	})
 
+	t.Run("carries the first context's values and deadline", func(t *testing.T) {
+		type flavourKey struct{}
+		a, cancelA := context.WithTimeout(context.WithValue(context.Background(), flavourKey{}, "pistachio"), time.Hour)
+		defer cancelA()
+		b, cancelB := context.WithCancel(context.Background())
+		defer cancelB()
+		ctx, cancel := merge(t, a, b)
+		defer cancel()
+		assert.Equal(t, "pistachio", ctx.Value(flavourKey{}), "a value of the first context read from the merged one "+
+			"(task 6: derive the merged context from the first context, not from context.Background())")
+		wantDeadline, _ := a.Deadline()
+		deadline, ok := ctx.Deadline()
+		assert.True(t, ok && deadline.Equal(wantDeadline), "merged context's Deadline() = %v from now, %v; want the first context's, %v from now, true (task 6: derive the merged context from it)",
+			time.Until(deadline).Round(time.Second), ok, time.Until(wantDeadline).Round(time.Second))
+	})
+
 	t.Run("its own cancel ends it, but never the contexts it merges", func(t *testing.T) {
 		a, cancelA := context.WithCancel(context.Background())
 		defer cancelA()
