@@ -115,5 +115,9 @@ func runInChild(t *testing.T) (failed, crash string) {
 			return "", crash
 		}
 	}
-	return fmt.Sprintf("%v\n%s", err, out), ""
+	report := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(out)), "FAIL"))
+	if report == "" {
+		report = err.Error()
+	}
+	return report, ""
 }

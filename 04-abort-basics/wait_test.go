@@ -75,7 +75,7 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 			assert.Fail(t, "Do(ctx, fn) returned when ctx was cancelled; then fn returned, and Do's goroutine crashed the program: "+crash+
 				" (task 8: never close the result channel when Do returns — the goroutine may still send on it; a buffer of one is all it needs)")
 		} else if out != "" {
-			assert.Fail(t, "in a child process:\n"+out)
+			assert.Fail(t, "what the test reported from its child process:\n"+out)
 		}
 		return
 	}
