@@ -135,7 +135,7 @@ func (c *chart) svg(width, height int) template.HTML {
 	}
 	if c.Note != "" {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#4a5568">%s</text>`, lx+8, float64(height)-6,
-			template.HTMLEscapeString(strings.Replace(c.Note, "| marks", "the dashed line marks", 1)))
+			template.HTMLEscapeString("dashed: the load ended; "+c.Note))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String()) //nolint:gosec // built from escaped text and numbers

@@ -188,7 +188,7 @@ func inFlightChart(r *Report) *chart {
 	c := &chart{Title: "The stock service's requests in flight (its own gauge), from the start of the load", YLabel: "in flight", Series: ss}
 	if res := r.result("v2"); res != nil {
 		c.Marks = append(c.Marks, res.LoadEnd)
-		c.Note = "| marks the end of the load: what is left of v2 afterwards is work for callers who had gone"
+		c.Note = "after the load, what is left of v2 is work for callers who had gone"
 	}
 	return c
 }
@@ -310,6 +310,15 @@ func (c *chart) text(width, height int) string {
 	copy(axis[width/2-len(mid)/2:], []rune(mid))
 	copy(axis[width-len(right)+1:], []rune(right))
 	fmt.Fprintf(&b, "%7s  %s\n", "", strings.TrimRight(string(axis), " "))
+	for _, m := range c.Marks {
+		x := min(int(m/tMax*float64(width)), width-1)
+		label := fmt.Sprintf("↑ load ended at %.1fs", m)
+		if x+len([]rune(label)) > width+8 {
+			label = fmt.Sprintf("load ended at %.1fs ↑", m)
+			x -= len([]rune(label)) - 1
+		}
+		fmt.Fprintf(&b, "%7s  %s%s\n", "", strings.Repeat(" ", max(x, 0)), label)
+	}
 	var legend []string
 	for _, s := range c.Series {
 		legend = append(legend, fmt.Sprintf("%c %s", s.Glyph, s.Name))
