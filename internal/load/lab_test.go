@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -29,8 +30,9 @@ func TestLab(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the services for a few seconds; skipped with -short")
 	}
+	bins := builtSolutions(t)
 	leakcheck.Check(t)
-	r, err := lab(t.Context(), tinySetup("v2", "v3", "v3-h2c"), io.Discard)
+	r, err := measureAll(t.Context(), tinySetup("v2", "v3", "v3-h2c"), bins, newProgress(io.Discard), time.Now())
 	require.NoError(t, err, "running the lab at -scale 0.1 on v2, v3 and v3-h2c")
 	require.Len(t, r.Results, 3, "results, one per version")
 	v2, v3, h2 := r.result("v2"), r.result("v3"), r.result("v3-h2c")
@@ -65,6 +67,7 @@ func TestLabStopsOnCancel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the services; skipped with -short")
 	}
+	builtSolutions(t)
 	leakcheck.Check(t) // every service's goroutine waits for its process to exit
 	ctx, cancel := context.WithCancel(t.Context())
 	s := tinySetup("v1")
@@ -75,12 +78,12 @@ func TestLabStopsOnCancel(t *testing.T) {
 		select {
 		case <-progress.seen:
 			time.Sleep(300 * time.Millisecond)
-		case <-time.After(30 * time.Second): // the build is slow: cancel it instead
+		case <-time.After(30 * time.Second): // the service is slow to start: cancel that
 		}
 		cancel()
 	}()
 	started := time.Now()
-	_, err := lab(ctx, s, progress)
+	_, err := measureAll(ctx, s, builtSolutions(t), newProgress(progress), time.Now())
 	cancel()
 	assert.ErrorIs(t, err, context.Canceled, "lab's error after its context was cancelled during the load; its progress:\n%s", progress)
 	assert.Less(t, time.Since(started), 50*time.Second, "lab returned long after the cancel; want it to stop everything promptly")
@@ -110,4 +113,35 @@ func (w *watchWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.String()
+}
+
+// The solutions, built once for every test of this package that needs
+// them, into a directory TestMain removes.
+var solutions struct {
+	once sync.Once
+	dir  string
+	bins map[string]string
+	err  error
+}
+
+func builtSolutions(t *testing.T) map[string]string {
+	t.Helper()
+	solutions.once.Do(func() {
+		solutions.dir, solutions.err = os.MkdirTemp("", "workshop-load-test-")
+		if solutions.err != nil {
+			return
+		}
+		s := tinySetup(versionNames()...)
+		solutions.bins, solutions.err = buildServices(context.Background(), s, solutions.dir, newProgress(io.Discard))
+	})
+	require.NoError(t, solutions.err, "building the solutions' services")
+	return solutions.bins
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if solutions.dir != "" {
+		os.RemoveAll(solutions.dir)
+	}
+	os.Exit(code)
 }

@@ -149,6 +149,23 @@ type Report struct {
 // report. Progress goes to progressOut.
 func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
 	began := time.Now()
+	tmp, err := os.MkdirTemp("", "workshop-load-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	p := newProgress(progressOut)
+	bins, err := buildServices(ctx, s, tmp, p)
+	if err != nil {
+		return nil, err
+	}
+	return measureAll(ctx, s, bins, p, began)
+}
+
+// buildServices builds the stock service and the menus s needs into dir,
+// and returns the binaries by step folder.
+func buildServices(ctx context.Context, s Setup, dir string, p *progressWriter) (map[string]string, error) {
+	began := time.Now()
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -157,12 +174,6 @@ func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "workshop-load-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-
 	prefix := "solutions/"
 	if s.Own {
 		prefix = ""
@@ -177,9 +188,8 @@ func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
 	for _, d := range dirs {
 		pkgs = append(pkgs, prefix+d)
 	}
-	p := newProgress(progressOut)
 	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
-	built, err := build(ctx, root, tmp, pkgs)
+	built, err := build(ctx, root, dir, pkgs)
 	if err != nil {
 		return nil, err
 	}
@@ -187,10 +197,14 @@ func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
 	for _, d := range dirs {
 		bins[d] = built[prefix+d]
 	}
-	buildTime := time.Since(began)
-	p.done(fmt.Sprintf("built in %.1fs", buildTime.Seconds()))
+	p.done(fmt.Sprintf("built in %.1fs", time.Since(began).Seconds()))
+	return bins, nil
+}
 
-	r := &Report{Setup: s, Build: buildTime.Seconds()}
+// measureAll measures each version of s in turn with the binaries bins.
+// began is when the run began, for the report's timings.
+func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progressWriter, began time.Time) (*Report, error) {
+	r := &Report{Setup: s, Build: time.Since(began).Seconds()}
 	for _, v := range versions {
 		if !slices.Contains(s.Versions, v.Name) {
 			continue
