@@ -71,6 +71,7 @@ type Result struct {
 	StockCompleted int64   `json:"stock_completed"`
 	StockAbandoned int64   `json:"stock_abandoned"`
 	StockLeftOver  int64   `json:"stock_in_flight_at_end"` // still running when the lab stopped waiting
+	DrainTimedOut  bool    `json:"drain_timed_out,omitempty"`
 	Calls          int     `json:"upstream_calls"`
 	Waste          Waste   `json:"waste"`
 	PeakInFlight   int64   `json:"peak_stock_in_flight"`
@@ -209,9 +210,11 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, sh
 	drainFor := s.MaxDelay + time.Second
 	endShow = tick("drain", drainFor)
 	deadline := time.Now().Add(drainFor)
-	for time.Now().Before(deadline) {
+	drained := false
+	for !drained && time.Now().Before(deadline) {
 		_, _, pxInFlight := px.snapshot()
 		if vars, err := readStockVars(ctx, client, stock.addr); err == nil && vars.Stock.InFlight == 0 && pxInFlight == 0 {
+			drained = true
 			break
 		}
 		select {
@@ -233,6 +236,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, sh
 	r := summarise(v, s, run, calls, conns)
 	r.StockStarted, r.StockCompleted = vars.Stock.Started, vars.Stock.Completed
 	r.StockAbandoned, r.StockLeftOver = vars.Stock.Abandoned, vars.Stock.InFlight
+	r.DrainTimedOut = !drained
 	// Every clock starts when the load did.
 	shift := loadStart.Seconds()
 	r.LoadEnd = loadEnd.Seconds() - shift

@@ -98,16 +98,20 @@ func (p *proxy) handler(next http.Handler) http.Handler {
 			c.Left = max(p.since(), 1) // 0 means "never"
 			close(left)
 		})
+		// Deferred: ReverseProxy panics with http.ErrAbortHandler when the
+		// menu hangs up halfway through the body, and the call still counts.
+		defer func() {
+			end := p.since()
+			if !stop() {
+				<-left // the callback ran, or is running: wait for its write
+			}
+			c.End = end
+			p.mu.Lock()
+			p.inFlight--
+			p.calls = append(p.calls, c)
+			p.mu.Unlock()
+		}()
 		next.ServeHTTP(w, r)
-		end := p.since()
-		if !stop() {
-			<-left // the callback ran, or is running: wait for its write
-		}
-		c.End = end
-		p.mu.Lock()
-		p.inFlight--
-		p.calls = append(p.calls, c)
-		p.mu.Unlock()
 	})
 }
 

@@ -130,6 +130,9 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 	}
 	row("stock requests", "%d started: %d completed, %d abandoned, %d still running when the lab stopped waiting",
 		r.StockStarted, r.StockCompleted, r.StockAbandoned, r.StockLeftOver)
+	if r.DrainTimedOut {
+		row("", "(the lab stopped waiting for the stock service after %v)", s.MaxDelay+time.Second)
+	}
 	row("stock work", "%.1f s, of which %.1f s (%s) for callers who had already left",
 		r.Waste.StockSeconds, r.Waste.LeftSeconds, pct(r.Waste.Share))
 	row("", "(%.1f s by the stock service's own in-flight gauge)", r.Waste.GaugeSeconds)
@@ -204,7 +207,8 @@ func connChart(r *Report) *chart {
 		if res == nil {
 			continue
 		}
-		s := series{Name: v.name, Glyph: v.glyph, Color: v.color}
+		// The name says the total: h2c's handful would not show otherwise.
+		s := series{Name: fmt.Sprintf("%s: %d", v.name, res.Conns), Glyph: v.glyph, Color: v.color}
 		for _, smp := range res.Samples {
 			s.Points = append(s.Points, [2]float64{smp.T, float64(smp.Conns)})
 		}
