@@ -98,18 +98,32 @@ func (p *proxy) handler(next http.Handler) http.Handler {
 			c.Left = max(p.since(), 1) // 0 means "never"
 			close(left)
 		})
-		// Deferred: ReverseProxy panics with http.ErrAbortHandler when the
-		// menu hangs up halfway through the body, and the call still counts.
+		// Deferred: ReverseProxy panics with http.ErrAbortHandler when it
+		// cannot finish the answer, and the call still counts.
 		defer func() {
 			end := p.since()
+			aborted := recover()
 			if !stop() {
 				<-left // the callback ran, or is running: wait for its write
+			}
+			switch {
+			case c.Left == 0 && aborted != nil:
+				// Writing to the menu failed before the server noticed it
+				// had hung up: it had left by now.
+				c.Left = end
+			case c.Left > end:
+				// The callback runs on a goroutine of its own, which may
+				// start late: the menu had left by the end.
+				c.Left = end
 			}
 			c.End = end
 			p.mu.Lock()
 			p.inFlight--
 			p.calls = append(p.calls, c)
 			p.mu.Unlock()
+			if aborted != nil {
+				panic(aborted) // the server expects it: it closes the connection quietly
+			}
 		}()
 		next.ServeHTTP(w, r)
 	})

@@ -124,6 +124,9 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 	if r.Capped {
 		fmt.Fprintf(w, "  (the load generator reached its limit of %d requests before the time was up)\n", maxRequests(s.Conns, s.Duration))
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
 	fmt.Fprintln(w, "  behind the menu")
 	row := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "    %-36s %s\n", k, fmt.Sprintf(format, args...))
