@@ -70,7 +70,8 @@ menu timeout {{.R.Setup.Timeout}}, stock delay 0–{{.R.Setup.MaxDelay}}.
 <table class="behind">
 <tr><td>stock requests</td><td>{{.StockStarted}} started: {{.StockCompleted}} completed, {{.StockAbandoned}} abandoned, {{.StockLeftOver}} still running when the lab stopped waiting</td></tr>
 <tr><td>stock work</td><td>{{printf "%.1f" .Waste.StockSeconds}} s, of which {{printf "%.1f" .Waste.LeftSeconds}} s ({{pct .Waste.Share}}) for callers who had already left</td></tr>
-<tr><td>calls outliving the menu's timeout</td><td>{{.Waste.PastDeadline}}</td></tr>
+{{if and (ne .Version "v1") (not .Waste.Cancelled)}}<tr><td>calls outliving the menu's timeout</td><td>{{.Waste.PastDeadline}} (the menu answered {{index .Statuses "504"}} × 504)</td></tr>{{end}}
+{{range .Notes}}<tr><td>note</td><td>{{.}}</td></tr>{{end}}
 <tr><td>peak stock in flight</td><td>{{.PeakInFlight}}</td></tr>
 <tr><td>upstream connections opened</td><td>{{.Conns}}: {{printf "%.1f" .ConnsPer1000}} per 1000 calls{{if .Waste.Cancelled}}, {{printf "%.1f" .ConnsPer1000C}} per 1000 cancelled calls ({{.Waste.Cancelled}} cancelled){{end}}</td></tr>
 <tr><td>peak menu goroutines</td><td>{{.PeakGoroutines}}</td></tr>
