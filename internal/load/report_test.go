@@ -98,6 +98,7 @@ func TestRenderHTML(t *testing.T) {
 		assert.Equal(t, 4, strings.Count(page, "<polygon "), "one area per series")
 		assert.Contains(t, page, "<td>1004ms</td>", "the talk's v2 p50")
 		assert.Contains(t, page, "405.0 s (81.0 %)", "v2's waste")
+		assert.Contains(t, page, "1800 (the menu answered 1800 × 504)", "v2's calls past the deadline beside its 504s")
 	})
 
 	t.Run("loads nothing from anywhere", func(t *testing.T) {
