@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -24,6 +25,35 @@ func TestRun(t *testing.T) {
 		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
 	})
 
+	t.Run("with -h2c, serves HTTP/2 without TLS beside HTTP/1.1", func(t *testing.T) {
+		leakcheck.Check(t)
+		srv := runtest.Start(t, run, "-max-delay", "0s", "-h2c")
+
+		resp, body := srv.Get(t, "/debug/vars") // srv.Client speaks HTTP/1.1
+		assert.Equal(t, 1, resp.ProtoMajor, "GET /debug/vars over HTTP/1.1 from a service started with -h2c came back as %s: %s; want HTTP/1.1 still served", resp.Proto, body)
+		h2c := h2cClient(t)
+		resp, err := h2c.Get("http://" + srv.Addr + "/debug/vars")
+		if assert.NoError(t, err, "GET /debug/vars over HTTP/2 without TLS (prior knowledge) from a service started with -h2c") {
+			resp.Body.Close()
+			assert.Equal(t, 2, resp.ProtoMajor, "GET /debug/vars over h2c came back as %s; want HTTP/2.0", resp.Proto)
+		}
+		// Hang up first: a server shutting down gives an open HTTP/2
+		// connection a second to leave after it says goodbye (GOAWAY).
+		h2c.CloseIdleConnections()
+		assert.NoError(t, srv.Stop(), "run -h2c's result after its context was cancelled; want nil after a graceful shutdown")
+	})
+
+	t.Run("without -h2c, speaks HTTP/1.1 only", func(t *testing.T) {
+		leakcheck.Check(t)
+		srv := runtest.Start(t, run, "-max-delay", "0s")
+
+		resp, err := h2cClient(t).Get("http://" + srv.Addr + "/debug/vars")
+		if err == nil {
+			resp.Body.Close()
+		}
+		assert.Error(t, err, "GET /debug/vars over h2c from a service started without -h2c; want it refused: h2c is opt-in")
+	})
+
 	t.Run("refuses a negative -max-delay", func(t *testing.T) {
 		err := run(t.Context(), []string{"-max-delay", "-1s"}, io.Discard)
 		assert.ErrorContains(t, err, "max-delay", "run -max-delay -1s")
@@ -33,4 +63,14 @@ func TestRun(t *testing.T) {
 		err := run(t.Context(), []string{"-max-dealy", "1s"}, io.Discard)
 		assert.ErrorContains(t, err, "max-dealy", "run -max-dealy 1s (a typo)")
 	})
+}
+
+// h2cClient returns a client that speaks only HTTP/2 without TLS, with
+// prior knowledge: no upgrade, no fallback to HTTP/1.1. Its connections are
+// closed when the test ends.
+func h2cClient(t *testing.T) *http.Client {
+	tr := &http.Transport{Protocols: new(http.Protocols)}
+	tr.Protocols.SetUnencryptedHTTP2(true)
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
 }

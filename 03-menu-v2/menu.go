@@ -101,7 +101,9 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// step races; cancelling is step 05.
 	// TODO(task 2): once the timer has won, nobody will ever receive from the
 	// result channel. Make sure the goroutine's send can still complete, so
-	// that the goroutine ends. See "Channel types" in the Go spec.
+	// that the goroutine ends — without ever dropping a result the handler is
+	// about to wait for, and without closing a channel the goroutine may still
+	// send on. See "Channel types" in the Go spec.
 	return s.fetchStock() // for now: wait as long as the stock service takes, as version 1 did
 }
 

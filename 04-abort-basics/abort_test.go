@@ -52,37 +52,47 @@ func TestBatch(t *testing.T) {
 		assert.Equal(t, []string{"weigh"}, ran, "steps run after step 1 failed; want none (task 1)")
 	})
 
-	t.Run("cancels the steps' context when it returns, so work they started stops", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			parent, cancelParent := context.WithCancel(context.Background())
-			stopped := make(chan struct{})
-			started := false
-			err := Batch(parent, func(ctx context.Context) error {
-				started = true
-				go func() { // background work, tied to the step's context
-					<-ctx.Done()
-					close(stopped)
-				}()
-				return nil
-			})
-			synctest.Wait()
-			assert.NoError(t, err, "Batch(1 step that succeeds) returned an error; want nil (task 1)")
-			assert.True(t, started, "Batch never called its step (task 1)")
-			if started {
-				select {
-				case <-stopped:
-				default:
-					assert.Fail(t, "a step started background work with its context, and it was still running after Batch returned; "+
-						"want Batch to cancel the context it derived (task 1: context.WithCancel, and always call cancel — defer it)")
+	errSpilled := errors.New("spilled the cone")
+	for _, tc := range []struct {
+		how  string
+		last error // what the only step returns
+	}{
+		{"after its last step succeeds", nil},
+		{"after a step fails", errSpilled},
+	} {
+		t.Run("cancels the steps' context "+tc.how+", so work they started stops", func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				parent, cancelParent := context.WithCancel(context.Background())
+				stopped := make(chan struct{})
+				started := false
+				err := Batch(parent, func(ctx context.Context) error {
+					started = true
+					go func() { // background work, tied to the step's context
+						<-ctx.Done()
+						close(stopped)
+					}()
+					return tc.last
+				})
+				synctest.Wait()
+				assert.Equal(t, tc.last, err, "Batch(1 step that returns %v) returned %v (task 1)", tc.last, err)
+				assert.True(t, started, "Batch never called its step (task 1)")
+				if started {
+					select {
+					case <-stopped:
+					default:
+						assert.Fail(t, "a step started background work with its context and returned "+fmt.Sprint(tc.last)+
+							", and the work was still running after Batch returned; want Batch to cancel the context it derived "+
+							"on every path (task 1: context.WithCancel, then defer cancel() — go vet's lostcancel check flags a path that forgets it)")
+					}
 				}
-			}
-			assert.NoError(t, parent.Err(), "the parent context was cancelled by Batch; want only the context Batch derived cancelled (task 1)")
-			cancelParent() // lets the background work stop if Batch did not
-			if started {
-				<-stopped
-			}
+				assert.NoError(t, parent.Err(), "the parent context was cancelled by Batch; want only the context Batch derived cancelled (task 1)")
+				cancelParent() // lets the background work stop if Batch did not
+				if started {
+					<-stopped
+				}
+			})
 		})
-	})
+	}
 }
 
 func TestSleep(t *testing.T) {
@@ -134,6 +144,26 @@ func TestSleep(t *testing.T) {
 			}
 			sleep.wait(2 * time.Hour)
 		})
+	})
+
+	t.Run("returns the context's error, never nil, when the context has already ended, even for d <= 0", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		for _, d := range []time.Duration{0, -time.Second} {
+			const calls = 200
+			nils, wrong := 0, error(nil)
+			for range calls {
+				switch err := Sleep(ctx, d); {
+				case err == nil:
+					nils++
+				case !errors.Is(err, context.Canceled):
+					wrong = err
+				}
+			}
+			assert.NoError(t, wrong, "Sleep(cancelled ctx, %v) returned an error that is not context.Canceled (task 2: return ctx.Err())", d)
+			assert.Zero(t, nils, "Sleep(cancelled ctx, %v) returned nil %d times in %d calls; want ctx.Err() every time "+
+				"(task 2: a timer of %v is ready at once, as ctx.Done() is, and select picks at random among ready cases — check ctx.Err() before starting the timer)", d, nils, calls, d)
+		}
 	})
 
 	t.Run("returns the deadline error when the context's deadline comes first", func(t *testing.T) {

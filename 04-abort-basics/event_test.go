@@ -51,6 +51,21 @@ func TestOnAbort(t *testing.T) {
 		})
 	})
 
+	t.Run("returns at once, even for a context that has already ended: the listener runs in its own goroutine", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			release := make(chan struct{})
+			register := start(func() func() bool { return OnAbort(ctx, func() { <-release }) }) // a listener that takes its time
+			synctest.Wait()
+			returned := register.returned()
+			close(release)
+			synctest.Wait()
+			assert.True(t, returned, "OnAbort(ended ctx, listener) had not returned while its listener was still running; "+
+				"want it to return at once and leave the listener to a goroutine of its own (task 3: context.AfterFunc does both)")
+		})
+	})
+
 	t.Run("remove before the context ends reports true and the listener never runs", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -89,7 +104,7 @@ func TestThrowIfAborted(t *testing.T) {
 	t.Run("returns context.Canceled for a plain cancel", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		assert.EqualError(t, ThrowIfAborted(ctx), "context canceled", "ThrowIfAborted(ctx cancelled without a reason) (task 4)")
+		assert.ErrorIs(t, ThrowIfAborted(ctx), context.Canceled, "ThrowIfAborted(ctx cancelled without a reason) (task 4: ctx.Err())")
 	})
 
 	t.Run("matches both context.Canceled and the reason given to cancel", func(t *testing.T) {
@@ -159,13 +174,13 @@ func ExampleThrowIfAborted() {
 
 	abort(errSoldOut)
 	abort(errors.New("too late: the first reason wins"))
-	err := ThrowIfAborted(ctx)
-	fmt.Println("after:", err)
+	err := ThrowIfAborted(ctx) // "context canceled: pistachio sold out", or the like
 	fmt.Println("ctx.Err():", ctx.Err())
+	fmt.Println("context.Cause:", context.Cause(ctx))
 	fmt.Println("is Canceled:", errors.Is(err, context.Canceled), "- is sold out:", errors.Is(err, errSoldOut))
 	// Output:
 	// before: <nil>
-	// after: context canceled: pistachio sold out
 	// ctx.Err(): context canceled
+	// context.Cause: pistachio sold out
 	// is Canceled: true - is sold out: true
 }

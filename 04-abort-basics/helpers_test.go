@@ -3,7 +3,12 @@ package abort
 import (
 	"context"
 	"fmt"
-	"sync"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
 	"time"
 )
 
@@ -58,57 +63,6 @@ type outcome[T any] struct {
 
 func (o outcome[T]) String() string { return fmt.Sprintf("(%#v, %v)", o.value, o.err) }
 
-// spyContext wraps a context and counts the registrations made on it that
-// are still live. When a context has an AfterFunc method, the context
-// package calls it to watch that context — for context.AfterFunc, and for
-// children made with WithCancel and friends — which is what lets the spy
-// count them.
-type spyContext struct {
-	inner context.Context
-	mu    sync.Mutex
-	live  int
-}
-
-func (s *spyContext) Deadline() (time.Time, bool) { return s.inner.Deadline() }
-func (s *spyContext) Done() <-chan struct{}       { return s.inner.Done() }
-func (s *spyContext) Err() error                  { return s.inner.Err() }
-
-// Value carries no values on purpose: passing keys on to inner would also
-// pass on the context package's private key, and the package would then
-// register with inner directly, behind the spy's back.
-func (s *spyContext) Value(any) any { return nil }
-
-// AfterFunc registers f to run when the context ends. The registration
-// stays live until f runs or stop removes it.
-func (s *spyContext) AfterFunc(f func()) (stop func() bool) {
-	s.mu.Lock()
-	s.live++
-	s.mu.Unlock()
-	release := sync.OnceFunc(func() {
-		s.mu.Lock()
-		s.live--
-		s.mu.Unlock()
-	})
-	stopInner := context.AfterFunc(s.inner, func() {
-		release()
-		f()
-	})
-	return func() bool {
-		stopped := stopInner()
-		if stopped {
-			release()
-		}
-		return stopped
-	}
-}
-
-// registrations is how many registrations on the context are still live.
-func (s *spyContext) registrations() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.live
-}
-
 // opaqueContext is a context the context package knows nothing about: no
 // AfterFunc method, no context of its own inside. To watch one, the package
 // has to start a goroutine that waits on its Done channel.
@@ -124,4 +78,46 @@ func (c opaqueContext) Err() error {
 	default:
 		return nil
 	}
+}
+
+// childEnv, set in its environment, makes the test binary a child that runs
+// one test for runInChild.
+const childEnv = "ABORT_TEST_CHILD"
+
+// inChild reports whether this test binary is a child started by runInChild.
+func inChild() bool { return os.Getenv(childEnv) != "" }
+
+// runInChild runs t's test again in a child process — this test binary,
+// started again — so that a panic on a goroutine the test did not start ends
+// the child, not every test. It returns the child's failure output (empty if
+// it passed) or, if it crashed, the panic and where it happened in this
+// folder.
+func runInChild(t *testing.T) (failed, crash string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1", "-test.timeout=1m")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return "", ""
+	}
+	lines := strings.Split(string(out), "\n")
+	here, _ := os.Getwd() // go test runs a package's tests in its folder
+	for i, line := range lines {
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			crash = line
+			for _, frame := range lines[i:] {
+				if file, _, ok := strings.Cut(strings.TrimSpace(frame), " "); ok && filepath.Dir(file) == here {
+					return "", crash + " at " + filepath.Base(file)
+				}
+			}
+			return "", crash
+		}
+	}
+	report := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(out)), "FAIL"))
+	if report == "" {
+		report = err.Error()
+	}
+	return report, ""
 }

@@ -65,8 +65,20 @@ func TestDo(t *testing.T) {
 // This test runs in real time, outside a synctest bubble: a Do that leaks
 // its goroutine would leave it blocked forever, and a bubble cannot end with
 // a blocked goroutine in it — it would crash the test binary instead of
-// failing this test.
+// failing this test. It runs in a child process (this test binary, started
+// again), so that a goroutine that panics once fn returns — a send on a
+// channel Do has closed — is reported here instead of ending every test.
 func TestDoLetsItsGoroutineFinish(t *testing.T) {
+	if !inChild() {
+		out, crash := runInChild(t)
+		if crash != "" {
+			assert.Fail(t, "Do(ctx, fn) returned when ctx was cancelled; then fn returned, and Do's goroutine crashed the program: "+crash+
+				" (task 8: never close the result channel when Do returns — the goroutine may still send on it; a buffer of one is all it needs)")
+		} else if out != "" {
+			assert.Fail(t, "what the test reported from its child process:\n"+out)
+		}
+		return
+	}
 	leakcheck.Check(t)
 	before := goleak.IgnoreCurrent()
 	const patience = 5 * time.Second // a correct Do takes microseconds

@@ -1,15 +1,276 @@
-// Package load is the load-test lab behind `go tool workshop load`.
+// Package load is the load-test lab behind `go tool workshop load`: the
+// talk's load tests in one command, and what the talk could not see.
+//
+// It builds the stock service and the menus (the solutions, or with -own the
+// learner's steps) in one `go build`, and for each version starts a stock
+// service, a measuring proxy of its own in front of it, and the menu, all on
+// free loopback ports. It drives the menu with hey's requester package for
+// -duration, waits for the stock service to finish what it still holds, and
+// stops everything it started. Then it prints the talk's table for each
+// version beside the talk's own figures, what happened behind the menu, and
+// a chart of the stock service's in-flight requests over time.
 package load
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
 )
 
 // Main runs the lab with the command-line arguments that follow "load" and
-// returns the process's exit code.
+// returns the process's exit code: 0 done, 1 a failure, 2 a usage error.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "workshop load: not built yet")
-	return 1
+	s, jsonOut, htmlFile, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "workshop load:", err)
+		return 2
+	}
+	report, err := lab(ctx, s, stderr)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "\nworkshop load: interrupted; everything it started is stopped")
+			return 1
+		}
+		fmt.Fprintln(stderr, "\nworkshop load:", err)
+		return 1
+	}
+	if jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			fmt.Fprintln(stderr, "workshop load:", err)
+			return 1
+		}
+	} else {
+		writeText(stdout, report)
+	}
+	if htmlFile != "" {
+		if err := os.WriteFile(htmlFile, []byte(renderHTML(report)), 0o644); err != nil {
+			fmt.Fprintln(stderr, "workshop load:", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "workshop load: wrote %s\n", htmlFile)
+	}
+	return 0
+}
+
+func versionNames() []string {
+	var names []string
+	for _, v := range versions {
+		names = append(names, v.Name)
+	}
+	return names
+}
+
+func parseFlags(args []string, stderr io.Writer) (s Setup, jsonOut bool, htmlFile string, err error) {
+	flags := flag.NewFlagSet("workshop load", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() {
+		fmt.Fprintf(stderr, `usage: go tool workshop load [flags]
+
+Starts the stock service and each menu version on loopback, loads each menu
+with 100 connections (hey's requester), and prints the talk's table beside
+the talk's figures, what happened behind the menu, and a chart of the stock
+service's in-flight requests. The default run takes under a minute;
+-scale 1 -duration 60s is the talk's own setup.
+
+`)
+		flags.PrintDefaults()
+	}
+	scale := flags.Float64("scale", 0.25, "multiply every duration by `s`: the menus' timeout (1s), the stock service's -max-delay (10s), the load (20s per version)")
+	duration := flags.Duration("duration", 0, "load each version for `d` (default 20s × scale)")
+	conns := flags.Int("c", 100, "concurrent `connections` to the menu")
+	list := flags.String("versions", strings.Join(versionNames(), ","), "comma-separated `list` of versions to measure")
+	own := flags.Bool("own", false, "measure your own steps (01-stock-service, 02-menu-v1, …) instead of the solutions")
+	flags.BoolVar(&jsonOut, "json", false, "print every figure as JSON instead of tables")
+	flags.StringVar(&htmlFile, "html", "", "also write a self-contained HTML report, charts included, to `file`")
+	if err = flags.Parse(args); err != nil {
+		return
+	}
+	if flags.NArg() > 0 {
+		return s, false, "", fmt.Errorf("unexpected argument %q (flags only; -h lists them)", flags.Arg(0))
+	}
+	if *scale <= 0 || *scale > 10 {
+		return s, false, "", fmt.Errorf("-scale %v: want more than 0 and at most 10", *scale)
+	}
+	if *conns < 1 {
+		return s, false, "", fmt.Errorf("-c %d: want at least 1 connection", *conns)
+	}
+	s = Setup{
+		Scale:    *scale,
+		Timeout:  time.Duration(float64(time.Second) * *scale),
+		MaxDelay: time.Duration(float64(10*time.Second) * *scale),
+		Duration: *duration,
+		Conns:    *conns,
+		Own:      *own,
+		CPUs:     runtime.NumCPU(),
+		GoVer:    runtime.Version(),
+	}
+	if s.Duration == 0 {
+		s.Duration = time.Duration(float64(20*time.Second) * *scale)
+	}
+	if s.Duration < 0 {
+		return s, false, "", fmt.Errorf("-duration %v: must be positive", s.Duration)
+	}
+	for name := range strings.SplitSeq(*list, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(versionNames(), name) {
+			return s, false, "", fmt.Errorf("-versions: unknown version %q; want some of %s", name, strings.Join(versionNames(), ","))
+		}
+		if !slices.Contains(s.Versions, name) {
+			s.Versions = append(s.Versions, name)
+		}
+	}
+	return s, jsonOut, htmlFile, nil
+}
+
+// Report is everything a run of the lab measured: what -json prints.
+type Report struct {
+	Setup    Setup     `json:"setup"`
+	Build    float64   `json:"build_s"`
+	Total    float64   `json:"total_s"`
+	Results  []*Result `json:"results"`
+	Goals    []Goal    `json:"goals"`
+	Finished time.Time `json:"finished"`
+}
+
+// lab builds the services, measures each version in turn and returns the
+// report. Progress goes to progressOut.
+func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
+	began := time.Now()
+	tmp, err := os.MkdirTemp("", "workshop-load-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	p := newProgress(progressOut)
+	bins, err := buildServices(ctx, s, tmp, p)
+	if err != nil {
+		return nil, err
+	}
+	return measureAll(ctx, s, bins, p, began)
+}
+
+// buildServices builds the stock service and the menus s needs into dir,
+// and returns the binaries by step folder.
+func buildServices(ctx context.Context, s Setup, dir string, p *progressWriter) (map[string]string, error) {
+	began := time.Now()
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root, err := findRoot(wd)
+	if err != nil {
+		return nil, err
+	}
+	prefix := "solutions/"
+	if s.Own {
+		prefix = ""
+	}
+	dirs := []string{stockDir}
+	for _, v := range versions {
+		if slices.Contains(s.Versions, v.Name) && !slices.Contains(dirs, v.Dir) {
+			dirs = append(dirs, v.Dir)
+		}
+	}
+	var pkgs []string
+	for _, d := range dirs {
+		pkgs = append(pkgs, prefix+d)
+	}
+	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
+	built, err := build(ctx, root, dir, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	bins := map[string]string{}
+	for _, d := range dirs {
+		bins[d] = built[prefix+d]
+	}
+	p.done(fmt.Sprintf("built in %.1fs", time.Since(began).Seconds()))
+	return bins, nil
+}
+
+// measureAll measures each version of s in turn with the binaries bins.
+// began is when the run began, for the report's timings.
+func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progressWriter, began time.Time) (*Report, error) {
+	r := &Report{Setup: s, Build: time.Since(began).Seconds()}
+	for _, v := range versions {
+		if !slices.Contains(s.Versions, v.Name) {
+			continue
+		}
+		res, err := measure(ctx, s, v, bins, p.show)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.Name, err)
+		}
+		p.done(fmt.Sprintf("%-13s %6d requests, %6.1f req/s, p99 %s; stock in flight peaked at %d",
+			v.Name, res.Requests, res.ReqPerSec, ms(res.Latency.P99), res.PeakInFlight))
+		r.Results = append(r.Results, res)
+	}
+	r.Goals = goals(r)
+	r.Total = time.Since(began).Seconds()
+	r.Finished = time.Now().UTC().Truncate(time.Second)
+	return r, nil
+}
+
+// progressWriter shows progress on a terminal as one line rewritten in
+// place, and elsewhere as a line per phase.
+type progressWriter struct {
+	w        io.Writer
+	terminal bool
+	last     string // the phase shown last, off a terminal
+}
+
+func newProgress(w io.Writer) *progressWriter {
+	f, ok := w.(*os.File)
+	terminal := false
+	if ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			terminal = true
+		}
+	}
+	return &progressWriter{w: w, terminal: terminal}
+}
+
+func (p *progressWriter) line(s string) {
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r\033[K%s", s)
+	} else {
+		fmt.Fprintln(p.w, s)
+	}
+}
+
+func (p *progressWriter) done(s string) {
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r\033[K%s\n", s)
+	} else {
+		fmt.Fprintln(p.w, s)
+	}
+	p.last = ""
+}
+
+func (p *progressWriter) show(version, phase string, elapsed, of time.Duration, requests, inFlight int64) {
+	what := "loading"
+	if phase == "drain" {
+		what = "waiting for the stock service to finish"
+	}
+	if !p.terminal {
+		if p.last != version+phase {
+			p.last = version + phase
+			fmt.Fprintf(p.w, "%-13s %s (at most %v)\n", version, what, of.Round(time.Millisecond))
+		}
+		return
+	}
+	fmt.Fprintf(p.w, "\r\033[K%-13s %s %4.1fs/%.1fs  %6d requests sent  stock in flight %4d",
+		version, what, elapsed.Seconds(), of.Seconds(), requests, inFlight)
 }

@@ -6,6 +6,9 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -18,8 +21,44 @@ import (
 // Get serves one GET /menu with h and returns what it answered.
 func Get(h http.Handler) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/menu", nil))
+	serve(h, rec, httptest.NewRequest(http.MethodGet, "/menu", nil))
 	return rec
+}
+
+// serve serves req with h into rec. A handler that panics does not take the
+// test binary down with it: as an http.Server would, serve recovers, and it
+// writes where the panic happened into rec's body, so that the test's
+// message shows it ("menu answered 500: PANIC at menu.go:81: runtime error:
+// invalid memory address…"), and the test fails by assertion.
+func serve(h http.Handler, rec *httptest.ResponseRecorder, req *http.Request) {
+	defer func() {
+		p := recover()
+		if p == nil || p == http.ErrAbortHandler {
+			return
+		}
+		if !rec.Flushed && rec.Body.Len() == 0 {
+			rec.Code = http.StatusInternalServerError
+		}
+		fmt.Fprintf(rec.Body, "PANIC at %s: %v", panicSite(), p)
+	}()
+	h.ServeHTTP(rec, req)
+}
+
+// panicSite is the file:line, in the folder the tests run in (go test runs
+// a package's tests in its folder), where the panic being recovered began.
+func panicSite() string {
+	here, _ := os.Getwd()
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(3, pc)])
+	for {
+		f, more := frames.Next()
+		if filepath.Dir(f.File) == here {
+			return fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
+		}
+		if !more {
+			return "an unknown place (run go vet, and go test -v)"
+		}
+	}
 }
 
 // Pending is a GET /menu served on its own goroutine, so that the test can
@@ -42,7 +81,7 @@ func StartRequest(h http.Handler, req *http.Request) *Pending {
 	p := &Pending{Rec: httptest.NewRecorder(), Start: time.Now(), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		h.ServeHTTP(p.Rec, req)
+		serve(h, p.Rec, req)
 		p.Took = time.Since(p.Start)
 	}()
 	return p

@@ -6,7 +6,9 @@ package menutest
 // menu_test.go; their messages name step 02's tasks.
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"testing/synctest"
 
@@ -24,7 +26,7 @@ func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
 			stock := NewStock(t, fakestock.Reply{})
 			rec := Get(newMenu(stock))
 
-			require.Equal(t, 1, stock.Started(), "menu answered %d and asked the stock service %d times; want it to ask once, with the client it was given (step 02, task 1: call s.stockURL with s.client)", rec.Code, stock.Started())
+			requireAskedOnce(t, stock, rec, "step 02, task 1: call s.stockURL with s.client")
 			require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 with the menu (step 02, task 1)", rec.Code, Body(rec))
 			assert.Equal(t, "application/json", MediaType(rec), "menu answered Content-Type %q; want JSON (step 02, task 1: answer with writeJSON)", rec.Header().Get("Content-Type"))
 			assert.JSONEq(t, WantMenuJSON(t), rec.Body.String(), "menu answered the wrong menu (step 02, task 1: one item per flavour, available when its stock > 0)")
@@ -65,13 +67,15 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 		reply fakestock.Reply
 		hint  string // what to look at if the menu gets it wrong
 	}{
-		{"hangs up without answering", fakestock.Reply{Drop: true}, "an error from Get"},
+		{"hangs up without answering", fakestock.Reply{Drop: true}, "an error from Get; when Get fails, resp is nil, with no body to close"},
 		{"answers 500", fakestock.Reply{Status: http.StatusInternalServerError, Body: `{"error":"out of cones"}`}, "check resp.StatusCode"},
 		{"answers 404 with a stock list", fakestock.Reply{Status: http.StatusNotFound, Body: `{"stock":[]}`}, "check resp.StatusCode before decoding"},
 		{"sends something that is not JSON", fakestock.Reply{Body: "<html>Gateway lunch break</html>"}, "an error from Decode"},
 		{"sends half a JSON document", fakestock.Reply{Body: `{"stock":[{"id":"p"`}, "an error from Decode"},
 		{"sends JSON without a stock list", fakestock.Reply{Body: `{"flavours":[]}`}, `no "stock" field decodes to a nil list`},
 		{"sends a stock list that is not a list", fakestock.Reply{Body: `{"stock":"plenty"}`}, "an error from Decode"},
+		{"sends a flavour whose stock is not a number", fakestock.Reply{Body: `{"stock":[{"id":"p","name":"Pistachio","stock":"lots"}]}`},
+			"an error from Decode: it fills in what it can, and then reports the field of the wrong type — never ignore it"},
 		{"sends 1 MiB and 1 byte of valid JSON", fakestock.Reply{Size: maxStockBody + 1}, "read at most maxStockBody bytes: an unbounded decoder reads it all and answers 200"},
 	} {
 		t.Run("answers 502 when the stock service "+tc.what, func(t *testing.T) {
@@ -79,6 +83,7 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 				stock := NewStock(t, tc.reply)
 				rec := Get(newMenu(stock))
 
+				requireAskedOnce(t, stock, rec, "step 02, task 1 first: call s.stockURL with s.client")
 				assert.Equal(t, http.StatusBadGateway, rec.Code,
 					"the stock service %s; menu answered %d: %s; want 502 Bad Gateway (step 02, task 2: %s)", tc.what, rec.Code, Body(rec), tc.hint)
 				AssertJSONError(t, rec, "step 02, task 2: answer errors with writeError")
@@ -114,11 +119,25 @@ func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxSto
 				stock := NewStock(t, tc.reply)
 				rec := Get(newMenu(stock))
 
-				require.Equal(t, 1, stock.Started(), "menu answered %d without asking the stock service; want it to ask once (step 02, task 1 first)", rec.Code)
+				requireAskedOnce(t, stock, rec, "step 02, task 1 first: call s.stockURL with s.client")
 				assert.Zero(t, stock.OpenBodies(),
 					"the stock service %s; menu answered %d and left the response body open; want it closed on every path (step 02, task 3: defer resp.Body.Close() right after a successful Get)",
 					tc.what, rec.Code)
 			})
 		})
+	}
+}
+
+// requireAskedOnce stops the test unless the menu, which answered rec, sent
+// exactly one request to stock; task says what to read if it did not.
+func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder, task string) {
+	t.Helper()
+	switch n := stock.Started(); n {
+	case 1:
+	case 0:
+		require.FailNow(t, fmt.Sprintf("menu answered %d: %s, and never asked the stock service; want it to ask once, with the client it was given — "+
+			"http.Get, http.DefaultClient or an http.Client of its own cannot reach the tests' stock service (%s)", rec.Code, Body(rec), task))
+	default:
+		require.FailNow(t, fmt.Sprintf("menu answered %d: %s, and asked the stock service %d times; want once (%s)", rec.Code, Body(rec), n, task))
 	}
 }

@@ -3,7 +3,7 @@
 // test can talk to it over a real TCP connection and then stop it as Ctrl-C
 // would.
 //
-// Every service of the workshop has the same shape (STYLE.md §9):
+// Every service of the workshop has the same shape:
 //
 //	func run(ctx context.Context, args []string, stdout io.Writer) error
 //

@@ -6,6 +6,7 @@
 // is given complete; step 06 (to come) takes it apart. The lesson is in stock.go.
 //
 //	go run ./01-stock-service -addr 127.0.0.1:4000 -max-delay 10s
+//	go run ./01-stock-service -h2c   # HTTP/2 without TLS as well, for menu v3's -h2c
 package main
 
 import (
@@ -44,6 +45,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags.SetOutput(stdout)
 	addr := flags.String("addr", ":4000", "`address` to listen on")
 	maxDelay := flags.Duration("max-delay", 10*time.Second, "GET /stock waits a random time in [0, `max-delay`)")
+	h2c := flags.Bool("h2c", false, "serve HTTP/2 without TLS (h2c, prior knowledge) beside HTTP/1.1")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -62,6 +64,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		ConnState:         svc.connState,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	if *h2c {
+		// Over HTTP/1.1 a client can only cancel a request by closing its
+		// connection. Over HTTP/2 it resets one stream (a RST_STREAM frame)
+		// and the connection carries on; the handler's context ends either
+		// way. Without TLS there is no negotiation: the client must know in
+		// advance ("prior knowledge"), as menu v3's -h2c does.
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
 
 	// Listen before serving, so that a busy port is an error returned here
 	// and the log can say which port ":0" picked.
@@ -69,7 +81,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log.Info("stock service listening", "addr", ln.Addr().String(), "max_delay", *maxDelay)
+	log.Info("stock service listening", "addr", ln.Addr().String(), "max_delay", *maxDelay, "h2c", *h2c)
 	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
 	go func() { served <- srv.Serve(ln) }()
 

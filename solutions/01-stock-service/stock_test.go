@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -171,6 +173,64 @@ func TestDelay(t *testing.T) {
 		}
 		assert.True(t, lo < maxDelay/10 && hi >= maxDelay*9/10,
 			"1000 draws of uniformDelay(%v) ranged over [%v, %v]; want them spread over [0, %v) (task 2: math/rand/v2 N)", maxDelay, lo, hi, maxDelay)
+	})
+
+	// Handlers run on many goroutines at once, and every one of them calls
+	// the same uniformDelay function. go test -race reports a generator they
+	// share without a lock; plain go test sees its symptom: two goroutines
+	// that read the generator's state at the same moment draw the same delay.
+	// Over [0, 2⁶²) a repeat by chance is a one-in-a-billion event. To look
+	// at millions of draws in little memory, the test keeps only the delays
+	// that are multiples of 64: a repeated delay is kept twice, or not at all.
+	t.Run("uniformDelay is safe to call from many requests at once", func(t *testing.T) {
+		const maxDelay = time.Duration(1 << 62)
+		const goroutines, window = 4, 40 * time.Millisecond
+		once, draw := make(map[time.Duration]bool), uniformDelay(maxDelay)
+		for range 1000 {
+			d := draw()
+			if once[d] {
+				assert.Fail(t, fmt.Sprintf("uniformDelay(2⁶²ns) drew %d twice in 1000 draws, one after the other; want random delays (task 2: math/rand/v2 N)", d))
+				return
+			}
+			once[d] = true
+		}
+		for range 3 { // a race shows only when the goroutines really run at once, on cores of their own: give it a few chances
+			draw := uniformDelay(maxDelay)
+			kept := make([][]time.Duration, goroutines)
+			draws := make([]int, goroutines)
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			var until time.Time
+			for i := range goroutines {
+				wg.Go(func() {
+					<-start
+					for time.Now().Before(until) {
+						for range 1024 {
+							if d := draw(); d%64 == 0 {
+								kept[i] = append(kept[i], d)
+							}
+						}
+						draws[i] += 1024
+					}
+				})
+			}
+			until = time.Now().Add(window)
+			close(start)
+			wg.Wait()
+			all := slices.Concat(kept...)
+			slices.Sort(all)
+			for i := 1; i < len(all); i++ {
+				if all[i] == all[i-1] {
+					n := 0
+					for _, d := range draws {
+						n += d
+					}
+					assert.Fail(t, fmt.Sprintf("uniformDelay(2⁶²ns) drew %d twice in %d draws made by %d goroutines at once: they share one generator without a lock, "+
+						"a data race (task 2: call math/rand/v2's top-level N, which is safe for concurrent use — a *rand.Rand is not)", all[i], n, goroutines))
+					return
+				}
+			}
+		}
 	})
 
 	t.Run("uniformDelay(0) never waits", func(t *testing.T) {

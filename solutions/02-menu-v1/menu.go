@@ -65,9 +65,11 @@ func (s *menuService) handler() http.Handler {
 func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	stock, err := s.fetchStock()
 	if err != nil {
-		// Every failure of the stock service is a 502 Bad Gateway: we are a
-		// gateway, and the server behind us let us down. A 500 would say the
-		// bug is ours.
+		// Every failure of the stock service is a 502 Bad Gateway. RFC 9110
+		// defines 502 as a gateway's answer to an invalid response from the
+		// server behind it: no answer, garbage, too much. For an upstream that
+		// answered 500 — a valid response — 502 is the gateways' convention:
+		// the failure is behind us. A 500 of our own would say the bug is ours.
 		writeError(w, http.StatusBadGateway, err)
 		return
 	}

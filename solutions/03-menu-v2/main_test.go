@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,19 +21,35 @@ import (
 // on a real socket: the whole chain, client → menu → stock, over TCP.
 func TestRun(t *testing.T) {
 	t.Run("serves GET /menu, and 504 once -timeout has passed, then shuts down gracefully", func(t *testing.T) {
+		requireNoLeak(t)
 		leakcheck.Check(t)
-		// The second stock request takes 300ms; the menu waits 50ms for it.
-		// (Version 2 leaves that request running: the test ends 300ms later.)
-		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 300 * time.Millisecond})
-		stockURL, _ := fakestock.Loopback(t, fake)
-		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "50ms")
+		// The first stock request is answered at once; the second is held
+		// until the menu has answered 504 (or for 600ms, for a menu that
+		// waits), then released: version 2 leaves that request running, and
+		// the release lets it finish before the test ends. 300ms is a long
+		// time for a loopback round trip, even on a busy machine.
+		release := make(chan struct{})
+		releaseOnce := sync.OnceFunc(func() { close(release) })
+		defer time.AfterFunc(600*time.Millisecond, releaseOnce).Stop()
+		var requests atomic.Int32
+		fake := fakestock.New()
+		stockURL, _ := fakestock.Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if requests.Add(1) == 2 {
+				menutest.HoldUntil(release, fake).ServeHTTP(w, r)
+				return
+			}
+			fake.ServeHTTP(w, r)
+		}))
+		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "300ms")
+		t.Cleanup(releaseOnce) // first of the cleanups: the server cannot stop while the request is held
 
 		resp, body := srv.Get(t, "/menu")
 		if assert.Equal(t, http.StatusOK, resp.StatusCode, "GET /menu from the running service answered %d: %s; want 200", resp.StatusCode, body) {
 			assert.JSONEq(t, menutest.WantMenuJSON(t), body, "GET /menu from the running service")
 		}
 		resp, body = srv.Get(t, "/menu")
-		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service taking 300ms and -timeout 50ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
+		releaseOnce()
+		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service holding the request and -timeout 300ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
 		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
 	})
 

@@ -105,6 +105,12 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// will ever receive from results, and the goroutine must still be able
 	// to send and end. With an unbuffered channel it would block on the send
 	// forever: one leaked goroutine (and its stack) per request that timed out.
+	// Two tempting patches of the unbuffered channel are wrong too. A send in
+	// a select with a default case never blocks, and drops the result
+	// whenever the fetch finishes before the select below is waiting: rare,
+	// and no test can make it happen on demand — which is what makes it a bad
+	// bug. Closing results when the handler returns makes the late send
+	// panic, and a panic on a goroutine of its own takes the whole server down.
 	results := make(chan stockResult, 1)
 	go func() {
 		stock, err := s.fetchStock()

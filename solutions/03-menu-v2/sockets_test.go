@@ -18,12 +18,13 @@ func TestRealSockets(t *testing.T) {
 	leakcheck.Check(t)
 
 	t.Run("answers 504 and leaves the stock service's request running, over a real socket", func(t *testing.T) {
+		requireNoLeak(t)
 		release := make(chan struct{})
 		fake := fakestock.New(fakestock.Reply{Delay: 100 * time.Millisecond})
 		stockURL, client := fakestock.Loopback(t, menutest.HoldUntil(release, fake))
 		menu := menutest.Start(newMenuService(client, stockURL, 50*time.Millisecond).handler())
 
-		answered := menu.Wait(time.Second)
+		answered := menu.Wait(500 * time.Millisecond)
 		close(release) // now the stock service works for 100ms, unless its caller has left
 		require.True(t, answered, "%v; the stock service was held; want 504 after 50ms (task 1: race the call against a timer)", menu)
 		require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "%v; want 504 (task 1)", menu)

@@ -12,7 +12,8 @@ import (
 var ErrTooSlow = errors.New("took too long")
 
 // WithinTimeout calls fn with a context derived from parent that ends after
-// d, like passing AbortSignal.timeout(ms) to fetch. It returns fn's error.
+// d, like passing AbortSignal.timeout(ms) to fetch, or as soon as fn returns,
+// so that anything fn started with it is told to stop. It returns fn's error.
 // When that context has ended, the error also says why, for errors.Is:
 //   - our own timeout: context.DeadlineExceeded and ErrTooSlow;
 //   - the caller cancelled parent: context.Canceled (and parent's cause);

@@ -24,6 +24,9 @@ func Do[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 	// blocks, so the goroutine can always finish, even after we have stopped
 	// listening. An unbuffered channel here is menu v2's leak: once ctx has
 	// ended nobody receives, and the goroutine waits on its send forever.
+	// Closing results when Do returns would make that late send panic, and
+	// a send in a select with a default case would drop a result the select
+	// below is about to wait for.
 	results := make(chan result, 1)
 	go func() {
 		value, err := fn()

@@ -9,6 +9,7 @@
 // is given complete. The lesson is in menu.go.
 //
 //	go run ./05-menu-v3 -addr 127.0.0.1:3000 -stock-url http://127.0.0.1:4000/stock -timeout 1s -fail-after 5
+//	go run ./05-menu-v3 -h2c   # HTTP/2 without TLS to a stock service started with -h2c
 package main
 
 import (
@@ -49,6 +50,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	stockURL := flags.String("stock-url", "http://localhost:4000/stock", "`URL` of the stock service's GET /stock")
 	timeout := flags.Duration("timeout", time.Second, "answer 504 if the stock service has not answered within `timeout`")
 	failAfter := flags.Int("fail-after", 5, "answer 503 at once after `n` timeouts in a row, for a cool-down of 1s doubling to 30s; 0 never fails fast")
+	h2c := flags.Bool("h2c", false, "call the stock service over HTTP/2 without TLS (h2c; start it with -h2c too), and serve h2c beside HTTP/1.1")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -73,6 +75,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	// request cannot leave its connection reusable: the transport closes it,
 	// and the next call dials a new one. The stock service's "connections"
 	// counter shows that price.)
+	if *h2c {
+		// HTTP/2 only, and without TLS: the transport speaks HTTP/2 from the
+		// first byte ("prior knowledge") to http:// URLs, and fails against a
+		// server that only speaks HTTP/1.1. All calls share one connection;
+		// cancelling one sends a RST_STREAM frame for its stream, and the
+		// connection stays open for the others.
+		transport.Protocols = new(http.Protocols)
+		transport.Protocols.SetUnencryptedHTTP2(true)
+	}
 	client := &http.Client{Transport: transport}
 	svc := newMenuService(client, *stockURL, *timeout)
 	svc.log = log
@@ -82,6 +93,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		ReadHeaderTimeout: 5 * time.Second, // a client that never finishes its headers is dropped
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	if *h2c {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
 
 	// Listen before serving, so that a busy port is an error returned here
 	// and the log can say which port ":0" picked.
@@ -89,7 +105,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log.Info("menu service listening", "addr", ln.Addr().String(), "stock_url", *stockURL, "timeout", *timeout, "fail_after", *failAfter)
+	log.Info("menu service listening", "addr", ln.Addr().String(), "stock_url", *stockURL, "timeout", *timeout, "fail_after", *failAfter, "h2c", *h2c)
 	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
 	go func() { served <- srv.Serve(ln) }()
 

@@ -3,7 +3,11 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,6 +48,42 @@ func TestRun(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(vars), &counters), "GET /debug/vars answered %s; want JSON", vars)
 		assert.Equal(t, int64(1), counters.Menu["aborted_by_timeout"], "GET /debug/vars: %v; want aborted_by_timeout 1 (task 5)", counters.Menu)
 		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
+	})
+
+	t.Run("with -h2c, calls the stock service over HTTP/2 and cancels a call without losing the connection", func(t *testing.T) {
+		leakcheck.Check(t)
+		// Every stock request would take 300ms; the menu waits 50ms for each.
+		fake := fakestock.New(fakestock.Reply{Delay: 300 * time.Millisecond})
+		var protos sync.Map // the protocols the stock service was asked in
+		stock := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			protos.Store(r.Proto, true)
+			fake.ServeHTTP(w, r)
+		}))
+		var conns atomic.Int64
+		stock.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+			if state == http.StateNew {
+				conns.Add(1)
+			}
+		}
+		stock.Config.Protocols = new(http.Protocols)
+		stock.Config.Protocols.SetHTTP1(true)
+		stock.Config.Protocols.SetUnencryptedHTTP2(true)
+		stock.Start()
+		t.Cleanup(stock.Close)
+		srv := runtest.Start(t, run, "-stock-url", stock.URL+"/stock", "-timeout", "50ms", "-fail-after", "0", "-h2c")
+
+		for i := range 3 {
+			resp, body := srv.Get(t, "/menu")
+			assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu #%d, the stock service taking 300ms and -timeout 50ms, answered %d: %s; want 504 (task 1)", i+1, resp.StatusCode, body)
+		}
+		for _, call := range fake.Await(t, 3, 5*time.Second) {
+			assert.Equal(t, fakestock.Abandoned, call.Outcome, "stock %v; want abandoned once the menu gave up: over HTTP/2 a cancel resets the stream (task 1)", call)
+		}
+		_, h2 := protos.Load("HTTP/2.0")
+		_, h1 := protos.Load("HTTP/1.1")
+		assert.True(t, h2 && !h1, "the stock service was asked over HTTP/2: %v, over HTTP/1.1: %v; want HTTP/2 only with -h2c", h2, h1)
+		assert.Equal(t, int64(1), conns.Load(), "connections the stock service accepted for 3 cancelled calls over h2c; want 1: a cancel is a RST_STREAM frame, the connection lives on (HTTP/1.1 would need 3)")
+		assert.NoError(t, srv.Stop(), "run -h2c's result after its context was cancelled; want nil after a graceful shutdown")
 	})
 
 	t.Run("refuses a negative -fail-after", func(t *testing.T) {

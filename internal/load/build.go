@@ -1,0 +1,142 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// module is the workshop's module path, how findRoot knows its go.mod.
+const module = "github.com/icecreamcorp/go-cancellation-workshop"
+
+// findRoot returns the repository's root: the nearest directory at or above
+// dir whose go.mod declares the workshop's module.
+func findRoot(dir string) (string, error) {
+	for d := dir; ; {
+		if f, err := os.Open(filepath.Join(d, "go.mod")); err == nil {
+			sc := bufio.NewScanner(f)
+			sc.Scan()
+			f.Close()
+			if strings.TrimSpace(sc.Text()) == "module "+module {
+				return d, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("no go.mod of %s at or above %s: run the lab inside the workshop's repository", module, dir)
+		}
+		d = parent
+	}
+}
+
+// probeFile is compiled into every service the lab builds, with go build's
+// -overlay flag: the sources on disk stay untouched. When the lab sets
+// probeEnv, it samples runtime.NumGoroutine every 5ms and writes the peak to
+// stderr at the interval given, in milliseconds. Without it, it does nothing.
+// Its own goroutine is left out of the count.
+const probeFile = `package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+func init() {
+	every, err := strconv.Atoi(os.Getenv("` + probeEnv + `"))
+	if err != nil || every < 5 {
+		return
+	}
+	go func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		top, n := 0, 0
+		for range tick.C {
+			top = max(top, runtime.NumGoroutine()-1)
+			if n++; n*5 >= every {
+				fmt.Fprintf(os.Stderr, "` + probePrefix + `%d\n", top)
+				top, n = 0, 0
+			}
+		}
+	}()
+}
+`
+
+const (
+	probeEnv    = "WORKSHOP_LOAD_PROBE_MS"
+	probePrefix = "workshop-load-probe goroutines="
+	probeName   = "zz_workshop_load_probe.go"
+)
+
+// goCommand is the go command: the one on PATH, or else the one of the
+// toolchain that built the lab (`go tool` runs it without touching PATH).
+func goCommand() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	exe := "go"
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	if root := os.Getenv("GOROOT"); root != "" {
+		return filepath.Join(root, "bin", exe)
+	}
+	//lint:ignore SA1019 a last resort, on the machine that built the lab: go tool runs it there
+	return filepath.Join(runtime.GOROOT(), "bin", exe)
+}
+
+// build compiles the packages (directories relative to root, such as
+// "solutions/01-stock-service") into dir in one go build, with the probe
+// added to each, and returns the binaries' paths by package.
+func build(ctx context.Context, root, dir string, pkgs []string) (map[string]string, error) {
+	probe := filepath.Join(dir, "probe.go.txt")
+	if err := os.WriteFile(probe, []byte(probeFile), 0o644); err != nil {
+		return nil, err
+	}
+	overlay := struct{ Replace map[string]string }{Replace: map[string]string{}}
+	args := []string{"build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", dir + string(filepath.Separator)}
+	bins := map[string]string{}
+	for _, pkg := range pkgs {
+		abs := filepath.Join(root, filepath.FromSlash(pkg))
+		overlay.Replace[filepath.Join(abs, probeName)] = probe
+		args = append(args, "./"+pkg)
+		bin := filepath.Join(dir, filepath.Base(abs))
+		if runtime.GOOS == "windows" {
+			bin += ".exe"
+		}
+		bins[pkg] = bin
+	}
+	js, err := json.Marshal(overlay)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), js, 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, goCommand(), args...)
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out.String())
+	}
+	for _, bin := range bins {
+		if _, err := os.Stat(bin); err != nil {
+			return nil, errors.Join(fmt.Errorf("go build wrote no %s", bin), err)
+		}
+	}
+	return bins, nil
+}

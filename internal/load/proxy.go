@@ -1,0 +1,150 @@
+package load
+
+import (
+	"context"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// proxy stands between a menu and the stock service and writes down what
+// it sees: when each call starts and ends, whether the menu hung up first,
+// and how many connections the menu opens. It passes cancellation on: when
+// the menu hangs up, the proxy's own call to the stock service is cancelled
+// with it (httputil.ReverseProxy gives the upstream request the incoming
+// request's context), so the stock service sees what it would have seen
+// without the proxy, a few microseconds later.
+type proxy struct {
+	origin time.Time // offsets are from here
+	ln     net.Listener
+	srv    *http.Server
+	tr     *http.Transport
+
+	mu       sync.Mutex
+	calls    []call
+	conns    int
+	inFlight int
+}
+
+// startProxy serves a proxy to the stock service at stockURL on a free
+// loopback port. With h2c it speaks HTTP/2 without TLS on both sides, as
+// menu v3 and the stock service do with -h2c.
+func startProxy(stockURL string, h2c bool, origin time.Time) (*proxy, error) {
+	target, err := url.Parse(stockURL)
+	if err != nil {
+		return nil, err
+	}
+	target.Path = "" // SetURL joins paths: the menu's request keeps its own
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &proxy{origin: origin, ln: ln}
+	p.tr = &http.Transport{MaxIdleConnsPerHost: 1000, MaxIdleConns: 1000}
+	if h2c {
+		p.tr.Protocols = new(http.Protocols)
+		p.tr.Protocols.SetUnencryptedHTTP2(true)
+	}
+	rp := &httputil.ReverseProxy{
+		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
+		Transport: p.tr,
+		ErrorLog:  log.New(io.Discard, "", 0), // "context canceled", once per cancelled call
+		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, _ error) {
+			w.WriteHeader(http.StatusBadGateway)
+		},
+	}
+	p.srv = &http.Server{
+		Handler:           p.handler(rp),
+		ReadHeaderTimeout: 5 * time.Second,
+		ErrorLog:          log.New(io.Discard, "", 0),
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				p.mu.Lock()
+				p.conns++
+				p.mu.Unlock()
+			}
+		},
+	}
+	if h2c {
+		p.srv.Protocols = new(http.Protocols)
+		p.srv.Protocols.SetHTTP1(true)
+		p.srv.Protocols.SetUnencryptedHTTP2(true)
+	}
+	go p.srv.Serve(ln) //nolint:errcheck // ErrServerClosed after close
+	return p, nil
+}
+
+// URL is the stock URL to give the menu.
+func (p *proxy) URL() string { return "http://" + p.ln.Addr().String() + "/stock" }
+
+func (p *proxy) since() time.Duration { return time.Since(p.origin) }
+
+func (p *proxy) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := call{Start: p.since()}
+		p.mu.Lock()
+		p.inFlight++
+		p.mu.Unlock()
+		// r.Context() ends when the menu hangs up: it closed the connection
+		// (HTTP/1.1) or reset the stream (HTTP/2). It also ends once this
+		// handler returns, which is why the callback is stopped first.
+		left := make(chan struct{})
+		stop := context.AfterFunc(r.Context(), func() {
+			c.Left = max(p.since(), 1) // 0 means "never"
+			close(left)
+		})
+		// Deferred: ReverseProxy panics with http.ErrAbortHandler when it
+		// cannot finish the answer, and the call still counts.
+		defer func() {
+			end := p.since()
+			aborted := recover()
+			if !stop() {
+				<-left // the callback ran, or is running: wait for its write
+			}
+			switch {
+			case c.Left == 0 && aborted != nil:
+				// Writing to the menu failed before the server noticed it
+				// had hung up: it had left by now.
+				c.Left = end
+			case c.Left > end:
+				// The callback runs on a goroutine of its own, which may
+				// start late: the menu had left by the end.
+				c.Left = end
+			}
+			c.End = end
+			p.mu.Lock()
+			p.inFlight--
+			p.calls = append(p.calls, c)
+			p.mu.Unlock()
+			if aborted != nil {
+				panic(aborted) // the server expects it: it closes the connection quietly
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// snapshot returns the calls finished so far, the connections opened and
+// the calls in flight.
+func (p *proxy) snapshot() (calls []call, conns, inFlight int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]call(nil), p.calls...), p.conns, p.inFlight
+}
+
+func (p *proxy) connCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.conns
+}
+
+// close stops the proxy at once: the menu using it is already stopped.
+func (p *proxy) close() {
+	p.srv.Close()
+	p.tr.CloseIdleConnections()
+}

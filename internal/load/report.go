@@ -1,0 +1,357 @@
+package load
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+)
+
+// Goal is one of the lab's stated targets, and whether this run met it.
+type Goal struct {
+	What string `json:"what"`
+	Want string `json:"want"`
+	Got  string `json:"got"`
+	Met  bool   `json:"met"`
+}
+
+func (r *Report) result(name string) *Result {
+	for _, res := range r.Results {
+		if res.Version == name {
+			return res
+		}
+	}
+	return nil
+}
+
+// goals checks the run against the workshop's targets, for the versions it
+// measured.
+func goals(r *Report) []Goal {
+	var gs []Goal
+	timeout := float64(r.Setup.Timeout) / float64(time.Millisecond)
+	if v3 := r.result("v3"); v3 != nil && v3.Requests > 0 {
+		p99, top := v3.Latency.P99/timeout, v3.Latency.Max/timeout
+		gs = append(gs,
+			Goal{"v3 p99 latency", "≤ 1.03 × timeout", fmt.Sprintf("%.3f × timeout (%s)", p99, ms(v3.Latency.P99)), p99 <= 1.03},
+			Goal{"v3 max latency", "≤ 1.06 × timeout", fmt.Sprintf("%.3f × timeout (%s)", top, ms(v3.Latency.Max)), top <= 1.06})
+	}
+	if v2 := r.result("v2"); v2 != nil {
+		gs = append(gs, Goal{"v2 stock work for callers who had left", "≥ 80 %", pct(v2.Waste.Share), v2.Waste.Share >= 0.80})
+	}
+	if v3 := r.result("v3"); v3 != nil {
+		gs = append(gs, Goal{"v3 stock work for callers who had left", "≤ 1 %", pct(v3.Waste.Share), v3.Waste.Share <= 0.01})
+	}
+	if h2 := r.result("v3-h2c"); h2 != nil && h2.Waste.Cancelled > 0 {
+		gs = append(gs, Goal{"v3 over h2c: connections per 1000 cancelled calls", "≤ 5",
+			fmt.Sprintf("%.1f (%d for %d)", h2.ConnsPer1000C, h2.Conns, h2.Waste.Cancelled), h2.ConnsPer1000C <= 5})
+	}
+	return gs
+}
+
+// ms formats milliseconds as the talk's tables do, or in seconds past 10 s.
+func ms(v float64) string {
+	switch {
+	case v >= 10000:
+		return fmt.Sprintf("%.2fs", v/1000)
+	case v >= 100:
+		return fmt.Sprintf("%.0fms", v)
+	default:
+		return fmt.Sprintf("%.1fms", v)
+	}
+}
+
+func pct(share float64) string { return fmt.Sprintf("%.1f %%", 100*share) }
+
+// writeText prints the report as tables and charts for a terminal.
+func writeText(w io.Writer, r *Report) {
+	s := r.Setup
+	fmt.Fprintf(w, "\nIce Cream Corp load lab — %d connections, %v per version, -scale %g: menu timeout %v, stock delay 0–%v\n",
+		s.Conns, s.Duration, s.Scale, s.Timeout, s.MaxDelay)
+	what := "the solutions"
+	if s.Own {
+		what = "your own steps"
+	}
+	fmt.Fprintf(w, "%s, built in %.1fs; %d CPUs, %s; whole run %.1fs\n", what, r.Build, s.CPUs, s.GoVer, r.Total)
+	for _, res := range r.Results {
+		fmt.Fprintln(w)
+		writeResult(w, s, res)
+	}
+	if chart := inFlightChart(r); chart != nil {
+		fmt.Fprintln(w)
+		fmt.Fprint(w, chart.text(64, 12))
+	}
+	if chart := connChart(r); chart != nil {
+		fmt.Fprintln(w)
+		fmt.Fprint(w, chart.text(64, 8))
+	}
+	if len(r.Goals) > 0 {
+		fmt.Fprintf(w, "\nGoals (stated for -scale 1 on 2 cores; this run: -scale %g, %d CPUs)\n", s.Scale, s.CPUs)
+		for _, g := range r.Goals {
+			mark := "met    "
+			if !g.Met {
+				mark = "NOT met"
+			}
+			fmt.Fprintf(w, "  %s  %-52s want %-18s got %s\n", mark, g.What, g.Want, g.Got)
+		}
+	}
+}
+
+// latencyRow is one row of the talk's table.
+func latencyRow(label string, l Latency, rps float64, ok, notOK string) string {
+	return fmt.Sprintf("  %-16s %8s %8s %8s %8s %8s %8s %8s %8.1f %7s %8s\n", label,
+		ms(l.P2_5), ms(l.P50), ms(l.P97_5), ms(l.P99), ms(l.Avg), ms(l.Stdev), ms(l.Max), rps, ok, notOK)
+}
+
+func writeResult(w io.Writer, s Setup, r *Result) {
+	fmt.Fprintf(w, "%s — %s\n", r.Version, r.Title)
+	fmt.Fprintf(w, "  %-16s %8s %8s %8s %8s %8s %8s %8s %8s %7s %8s\n", "latency", "2.5%", "50%", "97.5%", "99%", "avg", "stdev", "max", "req/s", "2xx", "non-2xx")
+	fmt.Fprint(w, latencyRow(fmt.Sprintf("this run (%.0fs)", r.Elapsed), r.Latency, r.ReqPerSec, fmt.Sprint(r.OK), fmt.Sprint(r.NotOK)))
+	if t := r.Talk; t != nil {
+		if s.Scale != 1 {
+			ts := t.scaled(s.Scale)
+			fmt.Fprint(w, latencyRow(fmt.Sprintf("talk × %g", s.Scale), ts.Latency, ts.ReqPerSec, "", ""))
+		}
+		ok, notOK := "", ""
+		if t.OK > 0 {
+			ok, notOK = fmt.Sprint(t.OK), fmt.Sprint(t.NotOK)
+		}
+		fmt.Fprint(w, latencyRow("talk (60s)", t.Latency, t.ReqPerSec, ok, notOK))
+	}
+	if r.Errors > 0 {
+		fmt.Fprintf(w, "  %d requests got no response at all\n", r.Errors)
+	}
+	if r.Capped {
+		fmt.Fprintf(w, "  (the load generator reached its limit of %d requests before the time was up)\n", maxRequests(s.Conns, s.Duration))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	fmt.Fprintln(w, "  behind the menu")
+	row := func(k, format string, args ...any) {
+		fmt.Fprintf(w, "    %-36s %s\n", k, fmt.Sprintf(format, args...))
+	}
+	row("stock requests", "%d started: %d completed, %d abandoned, %d still running when the lab stopped waiting",
+		r.StockStarted, r.StockCompleted, r.StockAbandoned, r.StockLeftOver)
+	if r.DrainTimedOut {
+		row("", "(the lab stopped waiting for the stock service after %v)", s.MaxDelay+time.Second)
+	}
+	row("stock work", "%.1f s, of which %.1f s (%s) for callers who had already left",
+		r.Waste.StockSeconds, r.Waste.LeftSeconds, pct(r.Waste.Share))
+	row("", "(%.1f s by the stock service's own in-flight gauge)", r.Waste.GaugeSeconds)
+	if r.Version != "v1" && r.Waste.Cancelled == 0 {
+		row("calls outliving the menu's timeout", "%d (the menu answered %d × 504)", r.Waste.PastDeadline, atoiMap(r.Statuses, "504"))
+	}
+	row("peak stock in flight", "%d", r.PeakInFlight)
+	conns := fmt.Sprintf("%d: %.1f per 1000 calls", r.Conns, r.ConnsPer1000)
+	if r.Waste.Cancelled > 0 {
+		conns += fmt.Sprintf(", %.1f per 1000 cancelled calls (%d cancelled)", r.ConnsPer1000C, r.Waste.Cancelled)
+	}
+	row("upstream connections opened", "%s", conns)
+	row("peak menu goroutines", "%d", r.PeakGoroutines)
+}
+
+func atoiMap(m map[string]int, k string) int { return m[k] }
+
+// series is one line of a chart: a value over time.
+type series struct {
+	Name   string
+	Glyph  rune
+	Color  string // for the HTML report
+	Points [][2]float64
+}
+
+// chart is a time chart of one or more series, drawn as areas, the first
+// series behind the others.
+type chart struct {
+	Title  string
+	YLabel string
+	Series []series
+	Marks  []float64 // times to mark, such as the end of the load
+	Note   string
+}
+
+func inFlightChart(r *Report) *chart {
+	var ss []series
+	for _, v := range []struct {
+		name  string
+		glyph rune
+		color string
+	}{{"v2", '░', "#d9822b"}, {"v3", '█', "#2b6cb0"}} {
+		res := r.result(v.name)
+		if res == nil {
+			continue
+		}
+		s := series{Name: v.name, Glyph: v.glyph, Color: v.color}
+		for _, smp := range res.Samples {
+			s.Points = append(s.Points, [2]float64{smp.T, float64(smp.InFlight)})
+		}
+		ss = append(ss, s)
+	}
+	if len(ss) == 0 {
+		return nil
+	}
+	c := &chart{Title: "The stock service's requests in flight (its own gauge), from the start of the load", YLabel: "in flight", Series: ss}
+	if res := r.result("v2"); res != nil {
+		c.Marks = append(c.Marks, res.LoadEnd)
+		c.Note = "after the load, what is left of v2 is work for callers who had gone"
+	}
+	return c
+}
+
+func connChart(r *Report) *chart {
+	var ss []series
+	for _, v := range []struct {
+		name  string
+		glyph rune
+		color string
+	}{{"v3", '░', "#2b6cb0"}, {"v3-h2c", '█', "#2f855a"}} {
+		res := r.result(v.name)
+		if res == nil {
+			continue
+		}
+		// The name says the total: h2c's handful would not show otherwise.
+		s := series{Name: fmt.Sprintf("%s: %d", v.name, res.Conns), Glyph: v.glyph, Color: v.color}
+		for _, smp := range res.Samples {
+			s.Points = append(s.Points, [2]float64{smp.T, float64(smp.Conns)})
+		}
+		ss = append(ss, s)
+	}
+	if len(ss) < 2 {
+		return nil
+	}
+	return &chart{Title: "Connections the menu opened to the stock service, v3 over HTTP/1.1 and over h2c", YLabel: "connections", Series: ss}
+}
+
+// bounds is the chart's largest time and value.
+func (c *chart) bounds() (tMax, vMax float64) {
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			tMax, vMax = max(tMax, p[0]), max(vMax, p[1])
+		}
+	}
+	return max(tMax, 1e-9), max(vMax, 1)
+}
+
+// columns resamples s into n columns over [0, tMax]: each column holds the
+// largest value of the points that fall in it, or the last value before it
+// if none does (a gauge holds its value between readings).
+func (s series) columns(n int, tMax float64) []float64 {
+	cols := make([]float64, n)
+	filled := make([]bool, n)
+	for _, p := range s.Points {
+		i := min(int(p[0]/tMax*float64(n)), n-1)
+		if i < 0 {
+			continue
+		}
+		if !filled[i] || p[1] > cols[i] {
+			cols[i], filled[i] = p[1], true
+		}
+	}
+	last := 0.0
+	for i := range cols {
+		if filled[i] {
+			last = cols[i]
+		} else {
+			cols[i] = last
+		}
+	}
+	// Past the last reading there is nothing to hold.
+	if len(s.Points) > 0 {
+		end := s.Points[len(s.Points)-1][0]
+		for i := range cols {
+			if float64(i)/float64(n)*tMax > end {
+				cols[i] = 0
+			}
+		}
+	}
+	return cols
+}
+
+// text draws the chart in width columns and height rows of characters.
+func (c *chart) text(width, height int) string {
+	tMax, vMax := c.bounds()
+	vMax = niceCeil(vMax)
+	grid := make([][]rune, height)
+	for i := range grid {
+		grid[i] = []rune(strings.Repeat(" ", width))
+	}
+	for _, s := range c.Series {
+		for x, v := range s.columns(width, tMax) {
+			// A cell is filled when the value reaches its middle; a value
+			// above zero shows at least a sliver on the bottom row.
+			cells := int(math.Round(v / vMax * float64(height)))
+			if v > 0 && cells == 0 {
+				cells = 1
+			}
+			for y := 0; y < cells && y < height; y++ {
+				grid[height-1-y][x] = s.Glyph
+			}
+		}
+	}
+	for _, m := range c.Marks {
+		x := min(int(m/tMax*float64(width)), width-1)
+		for y := range grid {
+			if grid[y][x] == ' ' {
+				grid[y][x] = '|'
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", c.Title)
+	for y, row := range grid {
+		label := ""
+		switch y {
+		case 0:
+			label = fmt.Sprintf("%.0f", vMax)
+		case height / 2:
+			label = fmt.Sprintf("%.0f", vMax/2)
+		}
+		fmt.Fprintf(&b, "%7s ┤%s\n", label, string(row))
+	}
+	fmt.Fprintf(&b, "%7s └%s\n", "0", strings.Repeat("─", width))
+	right := fmt.Sprintf("%.1fs", tMax)
+	mid := fmt.Sprintf("%.1fs", tMax/2)
+	axis := []rune(strings.Repeat(" ", width+len(right)))
+	copy(axis, []rune("0s"))
+	copy(axis[width/2-len(mid)/2:], []rune(mid))
+	copy(axis[width-len(right)+1:], []rune(right))
+	fmt.Fprintf(&b, "%7s  %s\n", "", strings.TrimRight(string(axis), " "))
+	for _, m := range c.Marks {
+		x := min(int(m/tMax*float64(width)), width-1)
+		label := fmt.Sprintf("↑ load ended at %.1fs", m)
+		if x+len([]rune(label)) > width+8 {
+			label = fmt.Sprintf("load ended at %.1fs ↑", m)
+			x -= len([]rune(label)) - 1
+		}
+		fmt.Fprintf(&b, "%7s  %s%s\n", "", strings.Repeat(" ", max(x, 0)), label)
+	}
+	var legend []string
+	for _, s := range c.Series {
+		legend = append(legend, fmt.Sprintf("%c %s", s.Glyph, s.Name))
+	}
+	fmt.Fprintf(&b, "%7s  %s", "", strings.Join(legend, "   "))
+	if len(c.Series) > 1 {
+		fmt.Fprintf(&b, "   (%s in front)", c.Series[len(c.Series)-1].Name)
+	}
+	fmt.Fprintln(&b)
+	if c.Note != "" {
+		fmt.Fprintf(&b, "%7s  %s\n", "", c.Note)
+	}
+	return b.String()
+}
+
+// niceCeil rounds v up to a round number: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6
+// or 8 times a power of ten.
+func niceCeil(v float64) float64 {
+	if v <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
+}
