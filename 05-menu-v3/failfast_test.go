@@ -206,35 +206,44 @@ func TestFailFast(t *testing.T) {
 
 	t.Run("counts every timeout when many handlers report at once", func(t *testing.T) {
 		// Straight to the breaker, as every handler calls it, with nothing
-		// else in between, at least one handler per CPU, all released at the same
-		// instant: without a mutex two of them add 1 to the same count at
-		// once, and one of the additions is lost.
-		handlers, each := max(4, runtime.GOMAXPROCS(0)), 5000
-		b := newBreaker()
-		b.failAfter = handlers * each
-		var wg sync.WaitGroup
-		var ready atomic.Int32
-		for range handlers {
-			dones := make([]func(outcome), each)
-			for i := range dones {
-				var wait time.Duration
-				dones[i], wait = b.allow()
-				require.Zero(t, wait, "the breaker refused a call before any timeout (task 6)")
+		// else in between: one handler per CPU, released together, round
+		// after round. Without a mutex two of them add 1 to the same count
+		// at the same instant, and one of the additions is lost.
+		const rounds, each = 50, 500
+		handlers := max(2, runtime.GOMAXPROCS(0))
+		for round := range rounds {
+			b := newBreaker()
+			b.failAfter = handlers * each
+			var wg sync.WaitGroup
+			var ready atomic.Int32
+			refused := 0
+			for range handlers {
+				dones := make([]func(outcome), each)
+				for i := range dones {
+					var wait time.Duration
+					if dones[i], wait = b.allow(); wait > 0 {
+						refused++
+					}
+				}
+				wg.Go(func() {
+					// Start together: wait until every handler is running.
+					for ready.Add(1); ready.Load() < int32(handlers); {
+						runtime.Gosched()
+					}
+					for _, done := range dones {
+						done(timedOut)
+					}
+				})
 			}
-			wg.Go(func() {
-				// Start together: wait until every handler is running.
-				for ready.Add(1); ready.Load() < int32(handlers); {
-					runtime.Gosched()
-				}
-				for _, done := range dones {
-					done(timedOut)
-				}
-			})
+			wg.Wait()
+			require.Zero(t, refused, "the breaker refused %d calls before any timeout; want none (task 6)", refused)
+			if _, wait := b.allow(); wait <= 0 {
+				assert.Fail(t, "the breaker did not open",
+					"round %d: %d handlers each reported %d timeouts at once, %d in all, with failAfter %d; the breaker still lets requests through: want it open (task 6: count the timeouts in a row, and guard all the breaker's state with one sync.Mutex, locked in allow and in record — without it, timeouts reported at the same instant are lost, and go test -race shows where two handlers touch the same field)",
+					round+1, handlers, each, handlers*each, b.failAfter)
+				return
+			}
 		}
-		wg.Wait()
-		_, wait := b.allow()
-		assert.Positive(t, wait, "%d handlers each reported %d timeouts at once, %d in all, with failAfter %d; the breaker still lets requests through: want it open (task 6: count the timeouts in a row, and guard all the breaker's state with one sync.Mutex, locked in allow and in record — without it, timeouts reported at the same instant are lost, and go test -race shows where two handlers touch the same field)",
-			handlers, each, handlers*each, b.failAfter)
 	})
 
 	t.Run("a hundred timeouts at once open it, safely", func(t *testing.T) {
