@@ -26,18 +26,32 @@ import (
 func TestRun(t *testing.T) {
 	t.Run("serves GET /menu, cancels the stock request at -timeout, counts it, then shuts down gracefully", func(t *testing.T) {
 		leakcheck.Check(t)
-		// The second stock request would take 300ms; the menu waits 50ms for it.
-		// (A menu that leaves the request running keeps this test 300ms.)
-		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 300 * time.Millisecond})
-		stockURL, _ := fakestock.Loopback(t, fake)
-		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "50ms")
+		// The first stock request is answered at once; the second is held
+		// until its caller leaves — then the fake finds it gone — or, for a
+		// menu that leaves the request running, for 600ms, and answered 50ms
+		// later. 200ms is a long time for a loopback round trip, even on a
+		// busy machine.
+		release := make(chan struct{})
+		releaseOnce := sync.OnceFunc(func() { close(release) })
+		defer time.AfterFunc(600*time.Millisecond, releaseOnce).Stop()
+		var requests atomic.Int32
+		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 50 * time.Millisecond})
+		stockURL, _ := fakestock.Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if requests.Add(1) == 2 {
+				menutest.HoldUntil(release, fake).ServeHTTP(w, r)
+				return
+			}
+			fake.ServeHTTP(w, r)
+		}))
+		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "200ms")
+		t.Cleanup(releaseOnce) // first of the cleanups: the server cannot stop while the request is held
 
 		resp, body := srv.Get(t, "/menu")
 		if assert.Equal(t, http.StatusOK, resp.StatusCode, "GET /menu from the running service answered %d: %s; want 200", resp.StatusCode, body) {
 			assert.JSONEq(t, menutest.WantMenuJSON(t), body, "GET /menu from the running service")
 		}
 		resp, body = srv.Get(t, "/menu")
-		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service taking 300ms and -timeout 50ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
+		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service holding the request and -timeout 200ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
 		calls := fake.Await(t, 2, 5*time.Second)
 		assert.Equal(t, fakestock.Abandoned, calls[1].Outcome, "the slow stock request: %v; want abandoned once the menu gave up (task 1)", calls[1])
 
