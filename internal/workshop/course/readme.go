@@ -39,15 +39,15 @@ var (
 // order they appear. Headings inside fenced code blocks are not headings.
 func ReadmeTasks(readme string) ([]Task, error) {
 	var (
-		tasks    []Task
-		inTasks  bool
-		seen     bool
-		inFence  bool
-		fence    string
-		current  *Task
-		lines    = strings.Split(strings.ReplaceAll(readme, "\r\n", "\n"), "\n")
-		start    int
-		finish   = func(end int) {
+		tasks   []Task
+		inTasks bool
+		seen    bool
+		inFence bool
+		fence   string
+		current *Task
+		lines   = strings.Split(strings.ReplaceAll(readme, "\r\n", "\n"), "\n")
+		start   int
+		finish  = func(end int) {
 			if current != nil {
 				current.Section = strings.TrimRight(strings.Join(lines[start:end], "\n"), "\n ") + "\n"
 			}
@@ -161,4 +161,3 @@ func TODOProblems(todos []Todo, tasks []Task) []string {
 	}
 	return problems
 }
-
