@@ -80,8 +80,8 @@ func PlanReset(ctx context.Context, step Step, ref string) (*ResetPlan, error) {
 			}
 		}
 		if ref == "" {
-			return nil, fmt.Errorf("this clone has no remote branch of the workshop (tried %s) to take the starter from: name a commit with -from, such as the first one: -from $(git rev-list --max-parents=0 HEAD)",
-				strings.Join(UpstreamRefs, ", "))
+			return nil, fmt.Errorf("this clone has no remote branch of the workshop (tried %s) to take the starter from: name the commit to take it from with -from (git log --oneline -- %s lists the commits that changed it)",
+				strings.Join(UpstreamRefs, ", "), p.Path)
 		}
 	}
 	if _, err := git(ctx, p.RepoDir, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {

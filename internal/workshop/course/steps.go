@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -50,7 +51,8 @@ func Steps(root string) ([]Step, error) {
 // FindStep finds a step by its number ("05" or "5") or its folder's name
 // ("05-menu-v3", or a path to it such as "./05-menu-v3/").
 func FindStep(steps []Step, arg string) (Step, error) {
-	name := filepath.Base(filepath.Clean(filepath.FromSlash(arg)))
+	// "./05-menu-v3/", `.\05-menu-v3\` (as Windows writes it) and "05" alike.
+	name := path.Base(path.Clean(strings.ReplaceAll(arg, `\`, "/")))
 	if n, err := strconv.Atoi(name); err == nil {
 		for _, s := range steps {
 			if s.Num == n {
