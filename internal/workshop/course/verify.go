@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -161,11 +162,15 @@ func Verify(ctx context.Context, root string, opt VerifyOptions) (*Report, error
 	for _, sr := range runnable {
 		pkgs = append(pkgs, "./"+sr.Step.Name)
 	}
-	progress(fmt.Sprintf("building, vetting and testing %d starters: go test -json -vet=all -count=1 -timeout %s %s",
-		len(pkgs), opt.Timeout, strings.Join(pkgs, " ")))
 	cctx, cancel := context.WithTimeout(ctx, defaultCmdBudget)
 	defer cancel()
-	runs, stderr := g.TestJSON(cctx, append([]string{"-vet=all", "-count=1", "-timeout", opt.Timeout}, pkgs...)...)
+	// -p: a starter's tests mostly wait (for a deadline, a socket) rather
+	// than compute, so run every starter's binary at once, not GOMAXPROCS at
+	// a time.
+	parallel := fmt.Sprintf("-p=%d", max(runtime.GOMAXPROCS(0), min(len(pkgs), 8)))
+	progress(fmt.Sprintf("building, vetting and testing %d starters: go test -json -vet=all -count=1 %s -timeout %s %s",
+		len(pkgs), parallel, opt.Timeout, strings.Join(pkgs, " ")))
+	runs, stderr := g.TestJSON(cctx, append([]string{"-vet=all", "-count=1", parallel, "-timeout", opt.Timeout}, pkgs...)...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
