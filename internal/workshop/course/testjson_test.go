@@ -46,6 +46,15 @@ const (
 {"Action":"output","Package":"fx/build","Output":"FAIL\tfx/build [build failed]\n"}
 {"Action":"fail","Package":"fx/build","Elapsed":0,"FailedBuild":"fx/build [fx/build.test]"}
 `
+	// go test -vet=all: go vet's complaint fails the build.
+	vetFailure = `{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-output","Output":"# fx/vet\n"}
+{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-output","Output":"# [fx/vet]\n"}
+{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-output","Output":"./a.go:5:33: the cancel function returned by context.WithTimeout should be called, not discarded, to avoid a context leak\n"}
+{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-fail"}
+{"Action":"start","Package":"fx/vet"}
+{"Action":"output","Package":"fx/vet","Output":"FAIL\tfx/vet [build failed]\n"}
+{"Action":"fail","Package":"fx/vet","Elapsed":0,"FailedBuild":"fx/vet [fx/vet.test]"}
+`
 	// A stub that panics: the testing package still reports the test as failed.
 	panickingRun = `{"Action":"start","Package":"fx/panic"}
 {"Action":"run","Package":"fx/panic","Test":"TestA"}
@@ -164,4 +173,21 @@ func TestCrashExcerpt(t *testing.T) {
 	assert.Contains(t, excerpt, "fx/timeout.TestA(", "the stack of the goroutine blocked in the package under test")
 	assert.NotContains(t, excerpt, "startAlarm", "the testing package's own goroutines are left out")
 	assert.Equal(t, "panic: test timed out after 1s\n[… 9 more lines]", crashExcerpt(run, "panic: test timed out after 1s", 1), "an excerpt over max lines")
+}
+
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+func TestParseTestJSONPackages(t *testing.T) {
+	runs := ParseTestJSONPackages(strings.NewReader(failingRun + buildFailure + passingRun + "go: warning\n"))
+	var pkgs []string
+	for _, r := range runs {
+		pkgs = append(pkgs, r.Package)
+	}
+	assert.Equal(t, []string{"fx/fail", "fx/build", "fx/pass", ""}, pkgs, "one run per package, in order; go's own lines apart")
+	assert.True(t, runs[1].BuildFailed, "the build failure is fx/build's")
+	assert.False(t, runs[0].BuildFailed, "and not fx/fail's")
+	assert.Equal(t, "pass", runs[2].Outcome["TestA"], "each test's outcome")
+	assert.Equal(t, "fail", runs[0].Outcome["TestA/sub_one"], "subtests too")
+	assert.True(t, IsVetFailure(ParseTestJSON(strings.NewReader(vetFailure)).BuildOutput), "vet's complaint is told from the compiler's")
+	assert.False(t, IsVetFailure(runs[1].BuildOutput), "the compiler's complaint is no vet failure")
 }
