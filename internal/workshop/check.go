@@ -37,8 +37,8 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 		return exitRed
 	}
 	if vetOut != "" {
-		fmt.Fprintf(w, "\n✗ go vet is not clean — fix this first (a vet report is a bug the tests may not catch):\n%s\n",
-			indentText(limitLines(vetOut, 20), "    "))
+		fmt.Fprintf(w, "\n✗ go vet ./%s failed — fix this first (the step does not compile, or vet found a bug the tests may not catch):\n%s\n",
+			step.Name, indentText(limitLines(vetOut, 20), "    "))
 		return exitRed
 	}
 	if raceNote != "" {
@@ -71,11 +71,19 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 			continue
 		}
 		fmt.Fprintf(w, "First failure — task %d: %s\n\n", res.N, title[res.N])
+		race := false
 		switch {
 		case res.Err != "":
 			fmt.Fprintf(w, "  %s\n", res.Err)
 		case len(res.Failed) > 0:
-			fmt.Fprintln(w, indentText(limitLines(failureText(st.Run, res.Failed[0]), 24), "  "))
+			text := failureText(st.Run, res.Failed[0])
+			if strings.Contains(text, "WARNING: DATA RACE") {
+				race = true
+				fmt.Fprintln(w, "  A data race: two goroutines touch the same memory, at least one writes, and nothing")
+				fmt.Fprintln(w, "  orders them (a mutex, a channel, an atomic). The two stacks say where:")
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintln(w, indentText(limitLines(text, 24), "  "))
 		case len(res.Tests) == 0:
 			fmt.Fprintf(w, "  its command selects no test: is README.md's command right?\n")
 		default:
@@ -83,6 +91,9 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 		}
 		fmt.Fprintln(w)
 		for _, c := range cmds[res.N] {
+			if race {
+				c = strings.Replace(c, "go test ", "go test -race ", 1)
+			}
 			fmt.Fprintf(w, "Run it alone:  cd %s && %s\n", step.Name, c)
 		}
 		fmt.Fprintf(w, "Stuck?         %s\n", course.HintCommand(step, res.N))
