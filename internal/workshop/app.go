@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -142,11 +141,4 @@ func taskText(tk course.Task) string {
 	s := detailsBlock.ReplaceAllString(tk.Section, "")
 	s = stuckLine.ReplaceAllString(s, "")
 	return strings.TrimSpace(s)
-}
-
-func (a *app) rel(path string) string {
-	if r, err := filepath.Rel(a.root, path); err == nil {
-		return filepath.ToSlash(r)
-	}
-	return path
 }
