@@ -77,7 +77,8 @@ const usage = `go tool workshop: the workshop's runner
   go tool workshop check [STEP]         go vet, then the step's tests with -race; the first failure
   go tool workshop watch [STEP]         check again each time you save a file of the step
   go tool workshop hint [STEP] [TASK]   one more hint each time you ask (-all: every hint)
-  go tool workshop reset [-y] STEP      put the step's starter files back (asks first)
+  go tool workshop reset [-y] STEP      put the step's starter files back (asks first), as the
+                                        workshop's branch has them (upstream, else origin; -from REF)
   go tool workshop verify [-short]      for instructors: the integrity check, then every solution
   go tool workshop load                 the load-test lab
 
