@@ -228,3 +228,20 @@ func TestRunUsage(t *testing.T) {
 	assert.Contains(t, stderr.String(), "go tool workshop check [STEP]", "and shows the usage")
 	assert.Equal(t, exitOK, run(ctx(t), []string{"help"}, &stdout, &stderr), "help")
 }
+
+func TestOverviewAfterAChange(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	a, stdout, stderr := testApp(t, root, "")
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "the first overview; stderr: %s", stderr)
+
+	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "the overview after solving 02; stderr: %s", stderr)
+	assert.Contains(t, stderr.String(), "running the tests of 02-unsolved (", "only the step that changed runs again")
+	assert.NotContains(t, stderr.String(), "01-solved", "the step that did not change comes from the cache")
+	assert.Contains(t, stdout.String(), "3 of 3 tasks", "the progress counts the task just done")
+	assert.Contains(t, stdout.String(), "Every task of every step is done", "and the course is finished")
+}
