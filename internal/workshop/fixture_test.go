@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 var fixtureFiles = map[string]string{
@@ -77,10 +79,19 @@ var (
 	fixtureErr  error
 )
 
+// TestMain removes the fixture, and proves that no test left a goroutine
+// behind (the tests run in parallel, so leakcheck.Check, test by test,
+// cannot tell whose a goroutine is: this checks them all at the end).
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if fixtureDir != "" {
 		os.RemoveAll(fixtureDir)
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintf(os.Stderr, "goroutines still running after the tests — a command was not waited for:\n%v\n", err)
+			code = 1
+		}
 	}
 	os.Exit(code)
 }
