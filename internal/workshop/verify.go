@@ -22,6 +22,7 @@ func (a *app) verify(ctx context.Context, args []string) int {
 	g.Log = func(cmd string, took time.Duration) { fmt.Fprintf(a.stderr, "    %s (%.1fs)\n", cmd, took.Seconds()) }
 	rep, err := course.Verify(ctx, a.root, course.VerifyOptions{
 		Short:    flags["short"] != "",
+		VetAll:   true,
 		Progress: a.progress,
 		Go:       g,
 	})
