@@ -65,7 +65,7 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 		return
 	}
 	if st.Problem != "" {
-		fmt.Fprintf(w, "Next: %s — first, its tests must run: %s\n\n", step.Name, st.Problem)
+		fmt.Fprintf(w, "First, %s's tests must run — %s\n\n", step.Name, st.Problem)
 	}
 	for _, res := range st.Tasks {
 		if res.Done {

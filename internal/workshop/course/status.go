@@ -254,8 +254,9 @@ func RunProblem(run *TestRun, stderr string) string {
 	return ""
 }
 
+// nonEmpty drops blank lines, and go's "# package" headings.
 func nonEmpty(lines []string) []string {
-	return slices.DeleteFunc(lines, func(s string) bool { return strings.TrimSpace(s) == "" })
+	return slices.DeleteFunc(lines, func(s string) bool { return strings.TrimSpace(s) == "" || strings.HasPrefix(s, "# ") })
 }
 
 // CheckStep runs a step the strict way: go vet with every analyzer, then its tests
