@@ -151,10 +151,10 @@ func StarterProblem(r TestRun, budget time.Duration) error {
 			where = "in " + test
 		}
 		if strings.HasPrefix(line, "panic: test timed out") {
-			return fmt.Errorf("its tests hung until the time-out (%s, %s): a stub must fail fast, never block (solutions/README.md):\n%s",
+			return fmt.Errorf("its tests hung until the time-out (%s, %s): a stub must fail fast, never block:\n%s",
 				line, where, indent(crashExcerpt(r, line, 40)))
 		}
-		return fmt.Errorf("its tests crashed the test binary (%s, %s): a stub must return an error or 501, never panic (solutions/README.md):\n%s",
+		return fmt.Errorf("its tests crashed the test binary (%s, %s): a stub must return an error or 501, never panic:\n%s",
 			line, where, indent(crashExcerpt(r, line, 40)))
 	}
 	switch r.Result {
