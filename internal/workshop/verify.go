@@ -43,7 +43,7 @@ func (a *app) verify(ctx context.Context, args []string) int {
 		fmt.Fprintf(w, "✗ %s:\n", sr.Step.Name)
 		for _, c := range sr.Checks {
 			for _, p := range c.Problems {
-				fmt.Fprintf(w, "    %s: %s\n", c.Name, indentText(p, "      ")[0:])
+				fmt.Fprintf(w, "    %s: %s\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
 			}
 		}
 	}
