@@ -1,7 +1,8 @@
 package main
 
 // A fixture course for the runner's tests: a module of its own with a step
-// the learner has solved (01-solved: its tests pass) and one not started
+// the learner has solved (01-solved: its tests pass; its task 2 names a
+// subtest, which only go test itself can match) and one not started
 // (02-unsolved: its stub returns the zero value). Built once per test binary.
 
 import (
@@ -26,7 +27,7 @@ var fixtureFiles = map[string]string{
 	"01-solved/README.md": "# 01 — Adding\n\n## Tasks\n\n" +
 		"### Task 1: Add two numbers\n\nMake `Add` add.\n\n```\ngo test -run 'TestAdd' .\n```\n\n" +
 		"Stuck? `go tool workshop hint 01 1`\n\n" +
-		"### Task 2: Subtract\n\nMake `Sub` subtract.\n\n```\ngo test -run 'TestSub' .\n```\n\n" +
+		"### Task 2: Subtract\n\nMake `Sub` subtract.\n\n```\ngo test -run 'TestSub/five minus three' .\n```\n\n" +
 		"Stuck? `go tool workshop hint 01 2`\n\n## What you learned\n\nArithmetic.\n",
 	"01-solved/calc.go":                "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n",
 	"01-solved/calc_test.go":           calcTest,
@@ -56,9 +57,11 @@ func TestAdd(t *testing.T) {
 }
 
 func TestSub(t *testing.T) {
-	if got := Sub(5, 3); got != 2 {
-		t.Errorf("Sub(5, 3) = %d; want 2 (task 2)", got)
-	}
+	t.Run("five minus three", func(t *testing.T) {
+		if got := Sub(5, 3); got != 2 {
+			t.Errorf("Sub(5, 3) = %d; want 2 (task 2)", got)
+		}
+	})
 }
 `
 
