@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -244,4 +247,63 @@ func TestOverviewAfterAChange(t *testing.T) {
 	assert.NotContains(t, stderr.String(), "01-solved", "the step that did not change comes from the cache")
 	assert.Contains(t, stdout.String(), "3 of 3 tasks", "the progress counts the task just done")
 	assert.Contains(t, stdout.String(), "Every task of every step is done", "and the course is finished")
+}
+
+// syncBuffer is a buffer that watch can write while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestWatch(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	var out syncBuffer
+	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &out, &out)
+	require.NoError(t, err, "newAppAt")
+
+	wctx, stop := context.WithCancel(ctx(t))
+	defer stop()
+	done := make(chan int, 1)
+	go func() { done <- a.watch(wctx, []string{"02"}) }()
+
+	// waitFor polls the output, boundedly: each check runs go vet and go test.
+	waitFor := func(what string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for strings.Count(out.String(), what) < n {
+			if time.Now().After(deadline) {
+				require.FailNow(t, "watch did not print "+what, "waited 2 minutes for %q (×%d); output so far:\n%s", what, n, out.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitFor("Watching 02-unsolved", 1)
+	assert.Contains(t, out.String(), "✗ task 1", "the first check: red")
+
+	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
+	waitFor("──── 02-unsolved changed ────", 1)
+	waitFor("Watching 02-unsolved", 2)
+	assert.Contains(t, out.String(), "✓ 02-unsolved is done", "the check after the save: green")
+
+	stop()
+	select {
+	case code := <-done:
+		assert.Equal(t, exitOK, code, "watch's exit code after Ctrl-C")
+	case <-time.After(time.Minute):
+		require.FailNow(t, "watch did not return within a minute of its context ending")
+	}
 }
