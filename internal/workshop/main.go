@@ -2,8 +2,17 @@
 // request, checks with vet and the race detector, the instructor's verify,
 // and the load-test lab. Run it from anywhere in the repository:
 //
-//	go tool workshop            # progress, and the next task
-//	go tool workshop load       # the load-test lab
+//	go tool workshop               # every step and task, ✓ or ✗, and the next task
+//	go tool workshop check [STEP]  # go vet, then the step's tests with -race; the first failure
+//	go tool workshop watch [STEP]  # check again each time a file of the step changes
+//	go tool workshop hint [STEP] [TASK] [-all]  # one more hint each time
+//	go tool workshop reset [-y] [-from REF] STEP  # the step's starter files back, from git
+//	go tool workshop verify [-short]  # the instructor's integrity check, then every solution's tests
+//	go tool workshop load          # the load-test lab
+//
+// A step is named by its number (05, 5) or its folder (05-menu-v3). Exit
+// codes: 0 all green, 1 something is red (or nothing was done), 2 a usage
+// error.
 package main
 
 import (
@@ -26,21 +35,71 @@ func main() {
 // A command runs one subcommand and returns the process's exit code.
 type command func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
+// Exit codes.
+const (
+	exitOK    = 0
+	exitRed   = 1
+	exitUsage = 2
+)
+
 var commands = map[string]command{
-	"load": load.Main,
+	"load":     load.Main,
+	"check":    appCommand((*app).check),
+	"watch":    appCommand((*app).watch),
+	"hint":     appCommand((*app).hint),
+	"reset":    appCommand((*app).reset),
+	"verify":   appCommand((*app).verify),
+	"overview": appCommand((*app).overview),
+	"help":     help,
+	"-h":       help,
+	"-help":    help,
+	"--help":   help,
 }
 
 // run dispatches to a subcommand and returns the exit code: 0 success,
 // 1 a check failed, 2 a usage error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "workshop: the overview is not built yet; try: go tool workshop load")
-		return 2
+		args = []string{"overview"}
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "workshop: unknown command %q\n", args[0])
-		return 2
+		fmt.Fprintf(stderr, "workshop: unknown command %q\n\n", args[0])
+		help(ctx, nil, stderr, stderr)
+		return exitUsage
 	}
 	return cmd(ctx, args[1:], stdout, stderr)
+}
+
+const usage = `go tool workshop: the workshop's runner
+
+  go tool workshop                      where you are: every step and task, and the next task
+  go tool workshop check [STEP]         go vet, then the step's tests with -race; the first failure
+  go tool workshop watch [STEP]         check again each time you save a file of the step
+  go tool workshop hint [STEP] [TASK]   one more hint each time you ask (-all: every hint)
+  go tool workshop reset [-y] STEP      put the step's starter files back (asks first), as the
+                                        workshop's branch has them (upstream, else origin; -from REF)
+  go tool workshop verify [-short]      for instructors: the integrity check, then every solution
+  go tool workshop load                 the load-test lab
+
+STEP is a number (05, 5) or a folder (05-menu-v3); without one, the first step not done.
+Exit codes: 0 green, 1 red, 2 a usage error.
+`
+
+func help(_ context.Context, _ []string, stdout, _ io.Writer) int {
+	fmt.Fprint(stdout, usage)
+	return exitOK
+}
+
+// appCommand runs a command that needs the module: it finds the module's
+// root from the working folder.
+func appCommand(f func(*app, context.Context, []string) int) command {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		a, err := newApp(stdout, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "workshop: %v\n", err)
+			return exitUsage
+		}
+		return f(a, ctx, args)
+	}
 }

@@ -1,9 +1,10 @@
-package solutions
+package course
 
 // The README and TODO parsing of the integrity check, proved on good and bad
 // fixtures: a check that cannot fail proves nothing.
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,17 +29,25 @@ const goodReadme = "# 01 — The stock service\n\n" +
 
 func TestReadmeTasks(t *testing.T) {
 	t.Run("finds the tasks of the Tasks section and their run patterns", func(t *testing.T) {
-		tasks, err := readmeTasks(goodReadme)
-		require.NoError(t, err, "readmeTasks(goodReadme)")
-		assert.Equal(t, []task{
-			{N: 1, Line: 7, Patterns: []string{"TestStock/serves_JSON", "TestStock/counts abandoned"}},
-			{N: 2, Line: 20, Patterns: []string{"TestAbandon|TestCounters"}},
-		}, tasks, "tasks of goodReadme")
-		assert.Empty(t, taskProblems(tasks), "taskProblems(goodReadme's tasks)")
+		tasks, err := ReadmeTasks(goodReadme)
+		require.NoError(t, err, "ReadmeTasks(goodReadme)")
+		require.Len(t, tasks, 2, "tasks of goodReadme")
+		assert.Equal(t, Task{N: 1, Title: "answer with JSON", Line: 7,
+			Patterns: []string{"TestStock/serves_JSON", "TestStock/counts abandoned"},
+			Commands: []string{"go test -run 'TestStock/serves_JSON' .", "go test -v -run='TestStock/counts abandoned' ."},
+		}, Task{N: tasks[0].N, Title: tasks[0].Title, Line: tasks[0].Line, Patterns: tasks[0].Patterns, Commands: tasks[0].Commands},
+			"task 1 of goodReadme")
+		assert.Equal(t, Task{N: 2, Title: "give up when the caller leaves", Line: 20,
+			Patterns: []string{"TestAbandon|TestCounters"},
+			Commands: []string{"go test -run 'TestAbandon|TestCounters' ./01-stock-service"},
+			Section:  "### Task 2: give up when the caller leaves\n\n    go test -run 'TestAbandon|TestCounters' ./01-stock-service\n",
+		}, tasks[1], "task 2 of goodReadme: its section ends where the next ## heading begins")
+		assert.Contains(t, tasks[0].Section, "### Task 7: not a heading", "a heading in a code block stays in its task's section")
+		assert.Empty(t, TaskProblems(tasks), "TaskProblems(goodReadme's tasks)")
 	})
 
 	t.Run("a README without a Tasks section is an error", func(t *testing.T) {
-		_, err := readmeTasks("# Step\n\n### Task 1: x\n\ngo test -run 'TestX' .\n")
+		_, err := ReadmeTasks("# Step\n\n### Task 1: x\n\ngo test -run 'TestX' .\n")
 		assert.ErrorContains(t, err, `no "## Tasks" section`, "readmeTasks of a README without ## Tasks")
 	})
 
@@ -70,9 +79,9 @@ func TestReadmeTasks(t *testing.T) {
 		},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tasks, err := readmeTasks(tc.readme)
-			require.NoError(t, err, "readmeTasks(%q)", tc.readme)
-			assert.Equal(t, tc.want, taskProblems(tasks), "taskProblems of %q", tc.readme)
+			tasks, err := ReadmeTasks(tc.readme)
+			require.NoError(t, err, "ReadmeTasks(%q)", tc.readme)
+			assert.Equal(t, tc.want, TaskProblems(tasks), "taskProblems of %q", tc.readme)
 		})
 	}
 }
@@ -83,66 +92,39 @@ func TestTODOs(t *testing.T) {
 		"func a() {} // TODO(task 2): one. TODO(task 9): two on a line\n" +
 		"// TODO(task two): not a number\n" +
 		"// TODO: a plain TODO is not a task marker\n"
-	todos := scanTODOs("stock.go", src)
-	assert.Equal(t, []todo{
+	todos := ScanTODOs("stock.go", src)
+	assert.Equal(t, []Todo{
 		{File: "stock.go", Line: 3, N: 1},
 		{File: "stock.go", Line: 4, N: 2},
 		{File: "stock.go", Line: 4, N: 9},
 		{File: "stock.go", Line: 5, N: 0},
 	}, todos, "scanTODOs")
 
-	tasks, err := readmeTasks(goodReadme)
-	require.NoError(t, err, "readmeTasks(goodReadme)")
+	tasks, err := ReadmeTasks(goodReadme)
+	require.NoError(t, err, "ReadmeTasks(goodReadme)")
 	assert.Equal(t, []string{
 		`stock.go:4: TODO(task 9) has no "### Task 9" in README.md's "## Tasks"`,
 		"stock.go:5: a TODO(task …) marker without a task number: write TODO(task N)",
-	}, todoProblems(todos, tasks), "todoProblems: tasks 1 and 2 exist, 9 does not")
+	}, TODOProblems(todos, tasks), "todoProblems: tasks 1 and 2 exist, 9 does not")
 }
 
-func TestSplitRunPattern(t *testing.T) {
-	for pattern, want := range map[string][][]string{
-		"TestStock":                     {{"TestStock"}},
-		"^TestStock$/counts abandoned":  {{"^TestStock$", "counts_abandoned"}},
-		"TestA|TestB/x":                 {{"TestA"}, {"TestB", "x"}},
-		"Test[/|]x/y":                   {{"Test[/|]x", "y"}},
-		"Test(A|B)/c":                   {{"Test(A|B)", "c"}},
-		`TestA\/b`:                      {{`TestA\/b`}},
-		"/only_subtests":                {{"", "only_subtests"}},
-		"TestStock/JSON/with_three_ids": {{"TestStock", "JSON", "with_three_ids"}},
-	} {
-		assert.Equal(t, want, splitRunPattern(pattern), "splitRunPattern(%q)", pattern)
-	}
-}
-
-func TestSelectedTests(t *testing.T) {
-	ran := []string{"TestStock", "TestStock/serves_JSON", "TestStock/counts_abandoned_requests", "TestCounters", "ExampleSleep"}
+func TestSelects(t *testing.T) {
+	run := ParseTestJSON(strings.NewReader(failingRun))
 	for _, tc := range []struct {
 		pattern string
 		want    []string
 	}{
-		{"TestStock", []string{"TestStock", "TestStock/serves_JSON", "TestStock/counts_abandoned_requests"}},
-		{"TestStock/counts abandoned", []string{"TestStock/counts_abandoned_requests"}},
-		{"^TestCounters$|Example", []string{"TestCounters", "ExampleSleep"}},
-		{"/JSON", []string{"TestStock/serves_JSON"}},
-		{"TestStock/no_such_subtest", nil}, // the parent runs, but no test is selected
+		{"TestA", []string{"TestA"}},
+		{"^TestB$|TestA", []string{"TestA", "TestB"}},
+		{"Test", []string{"TestA", "TestB"}},
 		{"TestNoSuchTest", nil},
 	} {
-		got, err := selectedTests(tc.pattern, ran)
-		require.NoError(t, err, "selectedTests(%q)", tc.pattern)
-		assert.Equal(t, tc.want, got, "selectedTests(%q)", tc.pattern)
+		got, err := run.Selects(tc.pattern)
+		require.NoError(t, err, "Selects(%q)", tc.pattern)
+		assert.Equal(t, tc.want, got, "Selects(%q): the top-level tests go test -run would run", tc.pattern)
 	}
-
-	_, err := selectedTests("TestStock(", ran)
-	assert.ErrorContains(t, err, "-run 'TestStock(' is not a valid pattern", "selectedTests of a bad regexp")
-}
-
-func TestPatternProblems(t *testing.T) {
-	tasks := []task{
-		{N: 1, Line: 5, Patterns: []string{"TestStock/serves_JSON"}},
-		{N: 2, Line: 9, Patterns: []string{"TestStock/counts abandoned", "TestAbandonned"}},
-	}
-	ran := []string{"TestStock", "TestStock/serves_JSON", "TestStock/counts_abandoned_requests", "TestCounters"}
-	assert.Equal(t, []string{
-		"README.md:9: task 2: go test -run 'TestAbandonned' selects no test (top-level tests: TestStock, TestCounters)",
-	}, patternProblems(tasks, ran), "patternProblems: a typo in task 2's second pattern")
+	_, err := run.Selects("TestA(")
+	assert.ErrorContains(t, err, "-run 'TestA(' is not a valid pattern", "Selects of a bad regexp")
+	_, err = run.Selects("TestA/sub")
+	assert.ErrorContains(t, err, "names subtests", "Selects leaves subtest patterns to go test")
 }

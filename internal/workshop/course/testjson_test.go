@@ -1,4 +1,4 @@
-package solutions
+package course
 
 // The classification of a starter's `go test -json` run, proved on streams
 // recorded from real runs of Go 1.26 (trimmed): the red an exercise should
@@ -45,6 +45,15 @@ const (
 {"Action":"start","Package":"fx/build"}
 {"Action":"output","Package":"fx/build","Output":"FAIL\tfx/build [build failed]\n"}
 {"Action":"fail","Package":"fx/build","Elapsed":0,"FailedBuild":"fx/build [fx/build.test]"}
+`
+	// go test -vet=all: go vet's complaint fails the build.
+	vetFailure = `{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-output","Output":"# fx/vet\n"}
+{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-output","Output":"# [fx/vet]\n"}
+{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-output","Output":"./a.go:5:33: the cancel function returned by context.WithTimeout should be called, not discarded, to avoid a context leak\n"}
+{"ImportPath":"fx/vet [fx/vet.test]","Action":"build-fail"}
+{"Action":"start","Package":"fx/vet"}
+{"Action":"output","Package":"fx/vet","Output":"FAIL\tfx/vet [build failed]\n"}
+{"Action":"fail","Package":"fx/vet","Elapsed":0,"FailedBuild":"fx/vet [fx/vet.test]"}
 `
 	// A stub that panics: the testing package still reports the test as failed.
 	panickingRun = `{"Action":"start","Package":"fx/panic"}
@@ -94,25 +103,25 @@ const (
 )
 
 func TestParseTestJSON(t *testing.T) {
-	run := parseTestJSON(strings.NewReader(failingRun))
+	run := ParseTestJSON(strings.NewReader(failingRun))
 	assert.Equal(t, "fail", run.Result, "the package's result")
 	assert.InDelta(t, 0.021, run.Elapsed, 1e-9, "the package's elapsed seconds")
 	assert.Equal(t, []string{"TestA", "TestA/sub_one", "TestB"}, run.Ran, "tests that ran")
 	assert.Equal(t, []string{"TestA/sub_one", "TestA"}, run.Failed, "tests that failed, innermost first")
-	assert.Contains(t, failureReport(run, 10), "want 1, got 2 (task 1)", "the failure report quotes the assertion")
+	assert.Contains(t, FailureReport(run, 10), "want 1, got 2 (task 1)", "the failure report quotes the assertion")
 
-	build := parseTestJSON(strings.NewReader(buildFailure))
+	build := ParseTestJSON(strings.NewReader(buildFailure))
 	assert.True(t, build.BuildFailed, "a build-fail event is a build failure")
 	assert.Contains(t, build.BuildOutput, "undefined: undefinedThing", "the compiler's message is kept")
 
-	garbled := parseTestJSON(strings.NewReader("go: something went wrong\n"))
+	garbled := ParseTestJSON(strings.NewReader("go: something went wrong\n"))
 	assert.Equal(t, "", garbled.Result, "no package event, no result")
 	assert.Equal(t, []string{"go: something went wrong"}, garbled.Output, "a line that is not JSON is kept as output")
 }
 
 func TestStarterProblem(t *testing.T) {
 	t.Run("failing assertions within budget are the right red", func(t *testing.T) {
-		assert.NoError(t, starterProblem(parseTestJSON(strings.NewReader(failingRun)), time.Second))
+		assert.NoError(t, StarterProblem(ParseTestJSON(strings.NewReader(failingRun)), time.Second))
 	})
 
 	for _, tc := range []struct {
@@ -124,7 +133,7 @@ func TestStarterProblem(t *testing.T) {
 		{"tests that pass", passingRun, time.Second,
 			[]string{"its tests pass on the starter: an exercise must start red"}},
 		{"a build failure", buildFailure, time.Second,
-			[]string{"its tests do not build (a build failure is not a failing test)", "undefined: undefinedThing"}},
+			[]string{"its tests do not build or vet clean (a build failure is not a failing test)", "undefined: undefinedThing"}},
 		{"a panic", panickingRun, time.Second,
 			[]string{"crashed the test binary (panic: assignment to entry in nil map [recovered, repanicked], in TestA)", "never panic"}},
 		{"a time-out", timedOutRun, time.Minute,
@@ -140,7 +149,7 @@ func TestStarterProblem(t *testing.T) {
 			[]string{"go test gave no result for the package", "cannot find main module"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := starterProblem(parseTestJSON(strings.NewReader(tc.stream)), tc.budget)
+			err := StarterProblem(ParseTestJSON(strings.NewReader(tc.stream)), tc.budget)
 			if assert.Error(t, err, "starterProblem must reject %s", tc.name) {
 				for _, want := range tc.want {
 					assert.Contains(t, err.Error(), want, "the message for %s", tc.name)
@@ -151,17 +160,34 @@ func TestStarterProblem(t *testing.T) {
 }
 
 func TestSolutionProblem(t *testing.T) {
-	assert.Empty(t, solutionProblem(parseTestJSON(strings.NewReader(passingRun))), "a passing run")
-	assert.Contains(t, solutionProblem(parseTestJSON(strings.NewReader(failingRun))),
+	assert.Empty(t, SolutionProblem(ParseTestJSON(strings.NewReader(passingRun))), "a passing run")
+	assert.Contains(t, SolutionProblem(ParseTestJSON(strings.NewReader(failingRun))),
 		"2 tests and subtests fail (TestA/sub_one, TestA)", "a failing run names its failures")
-	assert.Contains(t, solutionProblem(parseTestJSON(strings.NewReader(buildFailure))),
+	assert.Contains(t, SolutionProblem(ParseTestJSON(strings.NewReader(buildFailure))),
 		"undefined: undefinedThing", "a build failure quotes the compiler")
 }
 
 func TestCrashExcerpt(t *testing.T) {
-	run := parseTestJSON(strings.NewReader(timedOutRun))
+	run := ParseTestJSON(strings.NewReader(timedOutRun))
 	excerpt := crashExcerpt(run, "panic: test timed out after 1s", 40)
 	assert.Contains(t, excerpt, "fx/timeout.TestA(", "the stack of the goroutine blocked in the package under test")
 	assert.NotContains(t, excerpt, "startAlarm", "the testing package's own goroutines are left out")
 	assert.Equal(t, "panic: test timed out after 1s\n[… 9 more lines]", crashExcerpt(run, "panic: test timed out after 1s", 1), "an excerpt over max lines")
+}
+
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+func TestParseTestJSONPackages(t *testing.T) {
+	runs := ParseTestJSONPackages(strings.NewReader(failingRun + buildFailure + passingRun + "go: warning\n"))
+	var pkgs []string
+	for _, r := range runs {
+		pkgs = append(pkgs, r.Package)
+	}
+	assert.Equal(t, []string{"fx/fail", "fx/build", "fx/pass", ""}, pkgs, "one run per package, in order; go's own lines apart")
+	assert.True(t, runs[1].BuildFailed, "the build failure is fx/build's")
+	assert.False(t, runs[0].BuildFailed, "and not fx/fail's")
+	assert.Equal(t, "pass", runs[2].Outcome["TestA"], "each test's outcome")
+	assert.Equal(t, "fail", runs[0].Outcome["TestA/sub_one"], "subtests too")
+	assert.True(t, IsVetFailure(ParseTestJSON(strings.NewReader(vetFailure)).BuildOutput), "vet's complaint is told from the compiler's")
+	assert.False(t, IsVetFailure(runs[1].BuildOutput), "the compiler's complaint is no vet failure")
 }

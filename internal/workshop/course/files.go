@@ -1,4 +1,4 @@
-package solutions
+package course
 
 // The files of a step: its test files, which must be the solution's byte for
 // byte, and the TODO markers of its starter's sources.
@@ -13,9 +13,9 @@ import (
 	"strings"
 )
 
-// testFileProblems compares the *_test.go files of a step's folder with its
+// TestFileProblems compares the *_test.go files of a step's folder with its
 // solution's: the same names, the same bytes.
-func testFileProblems(stepDir, solutionDir string) ([]string, error) {
+func TestFileProblems(stepDir, solutionDir string) ([]string, error) {
 	stepFiles, err := testFiles(stepDir)
 	if err != nil {
 		return nil, err
@@ -96,10 +96,10 @@ func firstDifference(a, b []byte) string {
 	return fmt.Sprintf("line %d: step has %q, solution has %q", line, lineOf(a), lineOf(b))
 }
 
-// starterTODOs scans the non-test .go files under a step's folder for
+// StarterTODOs scans the non-test .go files under a step's folder for
 // TODO(task N) markers. File names are relative to the folder, with '/'.
-func starterTODOs(stepDir string) ([]todo, error) {
-	var todos []todo
+func StarterTODOs(stepDir string) ([]Todo, error) {
+	var todos []Todo
 	err := filepath.WalkDir(stepDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -122,7 +122,7 @@ func starterTODOs(stepDir string) ([]todo, error) {
 		if err != nil {
 			return err
 		}
-		todos = append(todos, scanTODOs(filepath.ToSlash(rel), string(src))...)
+		todos = append(todos, ScanTODOs(filepath.ToSlash(rel), string(src))...)
 		return nil
 	})
 	return todos, err

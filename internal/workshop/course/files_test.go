@@ -1,4 +1,4 @@
-package solutions
+package course
 
 import (
 	"os"
@@ -36,7 +36,7 @@ func TestTestFileProblems(t *testing.T) {
 	write(step, "only_in_step_test.go", "package stock\n")
 	write(solution, "only_in_solution_test.go", "package stock\n")
 
-	problems, err := testFileProblems(step, solution)
+	problems, err := TestFileProblems(step, solution)
 	require.NoError(t, err, "testFileProblems")
 	assert.Equal(t, []string{
 		`counters_test.go differs between the step and its solution: line 2: step has "// task 2", solution has "// task 3"`,
@@ -45,11 +45,11 @@ func TestTestFileProblems(t *testing.T) {
 	}, problems, "problems of the fixture's test files")
 
 	empty := t.TempDir()
-	problems, err = testFileProblems(empty, empty)
+	problems, err = TestFileProblems(empty, empty)
 	require.NoError(t, err, "testFileProblems of an empty step")
 	assert.Equal(t, []string{"the step has no *_test.go file"}, problems, "a step without tests")
 
-	todos, err := starterTODOs(step)
+	todos, err := StarterTODOs(step)
 	require.NoError(t, err, "starterTODOs")
-	assert.Equal(t, []todo{{File: "stock.go", Line: 1, N: 1}}, todos, "TODOs of the starter, not of its tests")
+	assert.Equal(t, []Todo{{File: "stock.go", Line: 1, N: 1}}, todos, "TODOs of the starter, not of its tests")
 }

@@ -1,4 +1,4 @@
-package solutions
+package course
 
 // Reading `go test -json` (test2json events) and telling a starter that fails
 // the way an exercise should — by failing assertions, quickly — from one that
@@ -26,23 +26,59 @@ type event struct {
 	FailedBuild string
 }
 
-// testRun is what one `go test -json` run of one package said.
-type testRun struct {
-	Package     string   // import path of the package under test
-	Result      string   // the package's final action: "pass", "fail", "skip", or "" if none came
-	Elapsed     float64  // seconds, of the package's final event: the test binary's run time
-	Ran         []string // every test that started, subtests included, in order
-	Failed      []string // every test that failed, subtests included
+// TestRun is what one `go test -json` run said of one package.
+type TestRun struct {
+	Package     string            // import path of the package under test
+	Result      string            // the package's final action: "pass", "fail", "skip", or "" if none came
+	Elapsed     float64           // seconds, of the package's final event: the test binary's run time
+	Ran         []string          // every test that started, subtests included, in order
+	Failed      []string          // every test that failed, subtests included, innermost first
+	Outcome     map[string]string // each test's final action: "pass", "fail" or "skip"
 	BuildFailed bool
 	BuildOutput string
 	Output      []string            // every output line, in order
 	ByTest      map[string][]string // output lines, per test ("" for the package's own)
 }
 
-// parseTestJSON reads a `go test -json` stream. Lines that are not JSON are
-// kept as output of the package.
-func parseTestJSON(r io.Reader) testRun {
-	run := testRun{ByTest: map[string][]string{}}
+// ParseTestJSON reads a `go test -json` stream of one package. Lines that are
+// not JSON are kept as output of the package.
+func ParseTestJSON(r io.Reader) TestRun {
+	runs := ParseTestJSONPackages(r)
+	run := newRun("")
+	for _, p := range runs {
+		if p.Package != "" {
+			run = p
+			break
+		}
+	}
+	for _, p := range runs {
+		if p != run {
+			run.Output = append(run.Output, p.Output...)
+		}
+	}
+	return *run
+}
+
+func newRun(pkg string) *TestRun {
+	return &TestRun{Package: pkg, Outcome: map[string]string{}, ByTest: map[string][]string{}}
+}
+
+// ParseTestJSONPackages reads a `go test -json` stream of any number of
+// packages, and returns one TestRun per package, in the order they first
+// appear. Lines that are not JSON (go's own errors) go to a TestRun whose
+// Package is "".
+func ParseTestJSONPackages(r io.Reader) []*TestRun {
+	var runs []*TestRun
+	byPkg := map[string]*TestRun{}
+	get := func(pkg string) *TestRun {
+		run, ok := byPkg[pkg]
+		if !ok {
+			run = newRun(pkg)
+			byPkg[pkg] = run
+			runs = append(runs, run)
+		}
+		return run
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	for sc.Scan() {
@@ -50,9 +86,12 @@ func parseTestJSON(r io.Reader) testRun {
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
 			e = event{Action: "output", Output: sc.Text() + "\n"}
 		}
-		if run.Package == "" && e.Package != "" {
-			run.Package = e.Package
+		pkg := e.Package
+		if pkg == "" && e.ImportPath != "" {
+			// "example.com/m/step [example.com/m/step.test]" is the step's build.
+			pkg, _, _ = strings.Cut(e.ImportPath, " ")
 		}
+		run := get(pkg)
 		switch e.Action {
 		case "build-output":
 			run.BuildOutput += e.Output
@@ -66,6 +105,7 @@ func parseTestJSON(r io.Reader) testRun {
 			run.ByTest[e.Test] = append(run.ByTest[e.Test], line)
 		case "pass", "fail", "skip":
 			if e.Test != "" {
+				run.Outcome[e.Test] = e.Action
 				if e.Action == "fail" {
 					run.Failed = append(run.Failed, e.Test)
 				}
@@ -77,12 +117,12 @@ func parseTestJSON(r io.Reader) testRun {
 			}
 		}
 	}
-	return run
+	return runs
 }
 
 // crash finds the first line of a panic, a fatal runtime error or a test
 // time-out in the run's output, with the test it came from.
-func (r testRun) crash() (line, test string, ok bool) {
+func (r TestRun) crash() (line, test string, ok bool) {
 	for _, name := range r.testsWithOutput() {
 		for _, l := range r.ByTest[name] {
 			if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
@@ -93,16 +133,16 @@ func (r testRun) crash() (line, test string, ok bool) {
 	return "", "", false
 }
 
-func (r testRun) testsWithOutput() []string {
+func (r TestRun) testsWithOutput() []string {
 	names := append([]string{""}, r.Ran...)
 	return slices.Compact(names)
 }
 
-// starterProblem says why a starter's run is not the red an exercise should
+// StarterProblem says why a starter's run is not the red an exercise should
 // start with, or returns nil if its tests failed by assertions within budget.
-func starterProblem(r testRun, budget time.Duration) error {
+func StarterProblem(r TestRun, budget time.Duration) error {
 	if r.BuildFailed {
-		return fmt.Errorf("its tests do not build (a build failure is not a failing test):\n%s",
+		return fmt.Errorf("its tests do not build or vet clean (a build failure is not a failing test):\n%s",
 			indent(strings.TrimSpace(r.BuildOutput+"\n"+strings.Join(r.Output, "\n"))))
 	}
 	if line, test, ok := r.crash(); ok {
@@ -140,7 +180,7 @@ func starterProblem(r testRun, budget time.Duration) error {
 // tests still running), then the stack of each goroutine that passes through
 // the package under test — where a stub panicked or blocked — rather than the
 // testing package's own.
-func crashExcerpt(r testRun, crashLine string, max int) string {
+func crashExcerpt(r TestRun, crashLine string, max int) string {
 	start := slices.Index(r.Output, crashLine)
 	if start < 0 {
 		return tail(r.Output, max)
@@ -167,9 +207,9 @@ func crashExcerpt(r testRun, crashLine string, max int) string {
 	return strings.Join(excerpt, "\n")
 }
 
-// failureReport quotes the output of the tests that failed (the innermost
+// FailureReport quotes the output of the tests that failed (the innermost
 // ones, which carry the assertion messages), up to max lines.
-func failureReport(r testRun, max int) string {
+func FailureReport(r TestRun, max int) string {
 	var lines []string
 	for _, name := range r.Failed {
 		lines = append(lines, r.ByTest[name]...)
@@ -189,4 +229,20 @@ func tail(lines []string, n int) string {
 
 func indent(s string) string {
 	return "\t" + strings.ReplaceAll(s, "\n", "\n\t")
+}
+
+// SolutionProblem says why a solution's run is not green, or returns "".
+func SolutionProblem(run TestRun) string {
+	switch {
+	case run.BuildFailed:
+		return "the solution's tests do not build or vet:\n" + indent(strings.TrimSpace(run.BuildOutput+"\n"+tail(run.Output, 25)))
+	case run.Result == "pass":
+		return ""
+	case run.Result == "skip":
+		return "the solution has no tests"
+	case len(run.Failed) == 0:
+		return fmt.Sprintf("the tests did not pass (result %q):\n%s", run.Result, indent(tail(run.Output, 40)))
+	}
+	return fmt.Sprintf("%d tests and subtests fail (%s):\n%s",
+		len(run.Failed), strings.Join(run.Failed, ", "), indent(FailureReport(run, 40)))
 }

@@ -1,0 +1,100 @@
+package course
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// HintsFile is where a task's hints live, relative to its step's folder.
+func HintsFile(task int) string {
+	return filepath.Join("hints", fmt.Sprintf("task-%d.md", task))
+}
+
+// ReadHints reads a task's hints, gentlest first.
+func (s Step) ReadHints(task int) ([]string, error) {
+	src, err := os.ReadFile(filepath.Join(s.Dir, HintsFile(task)))
+	if err != nil {
+		return nil, err
+	}
+	return SplitHints(string(src)), nil
+}
+
+// SplitHints splits a hints file into its hints: they are separated by a line
+// that holds only "---" (outside code blocks). Empty hints are dropped.
+func SplitHints(src string) []string {
+	var hints []string
+	var cur []string
+	inFence, fence := false, ""
+	flush := func() {
+		if h := strings.TrimSpace(strings.Join(cur, "\n")); h != "" {
+			hints = append(hints, h)
+		}
+		cur = nil
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
+		trimmed := strings.TrimSpace(line)
+		if f := fenceOf(trimmed); f != "" && (!inFence || strings.HasPrefix(trimmed, fence)) {
+			inFence = !inFence
+			fence = f
+		}
+		if !inFence && strings.TrimRight(line, " \t") == "---" {
+			flush()
+			continue
+		}
+		cur = append(cur, line)
+	}
+	flush()
+	return hints
+}
+
+// HintProblems checks a step's hints: one file with at least one hint for each
+// task, and no file for a task the README does not have.
+func HintProblems(s Step, tasks []Task) []string {
+	var problems []string
+	have := map[string]bool{}
+	for _, tk := range tasks {
+		name := HintsFile(tk.N)
+		have[filepath.Base(name)] = true
+		hints, err := s.ReadHints(tk.N)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("task %d has no hints file %s: write one or more hints, gentlest first, separated by a line that holds only ---",
+				tk.N, filepath.ToSlash(name)))
+		case len(hints) == 0:
+			problems = append(problems, fmt.Sprintf("%s holds no hint", filepath.ToSlash(name)))
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(s.Dir, "hints"))
+	for _, e := range entries {
+		if !have[e.Name()] {
+			problems = append(problems, fmt.Sprintf("hints/%s belongs to no task of README.md: name hints files task-N.md after a \"### Task N\"", e.Name()))
+		}
+	}
+	return problems
+}
+
+// ReadmeHintProblems checks that the README hides every hint: no <details>
+// block (a terminal prints it in full), and each task says how to ask for its
+// hints.
+func ReadmeHintProblems(s Step, readme string, tasks []Task) []string {
+	var problems []string
+	for i, line := range strings.Split(readme, "\n") {
+		if strings.Contains(strings.ToLower(line), "<details") {
+			problems = append(problems, fmt.Sprintf("README.md:%d: a <details> block: a terminal prints it in full; hints go in hints/task-N.md, answers in the solution", i+1))
+		}
+	}
+	for _, tk := range tasks {
+		want := HintCommand(s, tk.N)
+		if !strings.Contains(tk.Section, want) {
+			problems = append(problems, fmt.Sprintf("README.md:%d: task %d does not say how to ask for its hints: write Stuck? `%s`", tk.Line, tk.N, want))
+		}
+	}
+	return problems
+}
+
+// HintCommand is the command that shows a task's next hint.
+func HintCommand(s Step, task int) string {
+	return fmt.Sprintf("go tool workshop hint %02d %d", s.Num, task)
+}

@@ -1,0 +1,134 @@
+package course
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSplitHints(t *testing.T) {
+	assert.Equal(t, []string{"First.", "Second,\non two lines.", "```\n---\n```\nA fence keeps its ---."},
+		SplitHints("First.\n---\nSecond,\r\non two lines.\n\n---\n\n```\n---\n```\nA fence keeps its ---.\n---\n\n"),
+		"SplitHints: hints between lines that hold only ---, none empty")
+	assert.Empty(t, SplitHints("\n---\n\n"), "a file of separators holds no hint")
+}
+
+func TestHintProblems(t *testing.T) {
+	dir := t.TempDir()
+	step := Step{Name: "07-example", Num: 7, Dir: dir}
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755), "mkdir")
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644), "writing %s", name)
+	}
+	write("hints/task-1.md", "A hint.\n---\nAnother.\n")
+	write("hints/task-2.md", "\n---\n")
+	write("hints/task-9.md", "For no task.\n")
+	tasks := []Task{{N: 1}, {N: 2}, {N: 3}}
+	assert.Equal(t, []string{
+		"hints/task-2.md holds no hint",
+		"task 3 has no hints file hints/task-3.md: write one or more hints, gentlest first, separated by a line that holds only ---",
+		"hints/task-9.md belongs to no task of README.md: name hints files task-N.md after a \"### Task N\"",
+	}, HintProblems(step, tasks), "HintProblems of a step with an empty, a missing and a stray hints file")
+
+	hints, err := step.ReadHints(1)
+	require.NoError(t, err, "ReadHints(1)")
+	assert.Equal(t, []string{"A hint.", "Another."}, hints, "ReadHints(1), gentlest first")
+}
+
+func TestReadmeHintProblems(t *testing.T) {
+	step := Step{Name: "07-example", Num: 7}
+	readme := "## Tasks\n\n### Task 1: a\n\n`go test -run 'TestA' .`\n\nStuck? `go tool workshop hint 07 1`\n\n" +
+		"### Task 2: b\n\n`go test -run 'TestB' .`\n\n<details><summary>Hints</summary>\n\n- the answer\n</details>\n"
+	tasks, err := ReadmeTasks(readme)
+	require.NoError(t, err, "ReadmeTasks")
+	assert.Equal(t, []string{
+		"README.md:13: a <details> block: a terminal prints it in full; hints go in hints/task-N.md, answers in the solution",
+		"README.md:9: task 2 does not say how to ask for its hints: write Stuck? `go tool workshop hint 07 2`",
+	}, ReadmeHintProblems(step, readme, tasks), "a README that prints a hint, and a task that does not say how to ask")
+}
+
+func TestHintState(t *testing.T) {
+	dir := t.TempDir()
+	st := LoadHintState(dir)
+	assert.Equal(t, 0, st.Next("05-menu-v3", 1, 3), "the first hint first")
+	assert.Equal(t, 1, st.Next("05-menu-v3", 1, 3), "then the second")
+	assert.Equal(t, 0, st.Next("05-menu-v3", 2, 3), "each task counts its own")
+	require.NoError(t, st.Save(), "Save")
+
+	again := LoadHintState(dir)
+	assert.Equal(t, 2, again.Next("05-menu-v3", 1, 3), "remembered across runs: the third")
+	assert.Equal(t, 2, again.Next("05-menu-v3", 1, 3), "after the last, the last again")
+
+	nowhere := LoadHintState("")
+	assert.Equal(t, 0, nowhere.Next("05-menu-v3", 1, 3), "without a cache folder, a fresh start")
+	assert.NoError(t, nowhere.Save(), "saving nowhere is no error")
+}
+
+func TestFindStep(t *testing.T) {
+	steps := []Step{{Name: "01-stock-service", Num: 1}, {Name: "05-menu-v3", Num: 5}, {Name: "06-stdlib-cancellation", Num: 6}}
+	for _, arg := range []string{"05", "5", "05-menu-v3", "./05-menu-v3/", `.\05-menu-v3\`, `C:\work\workshop\05-menu-v3`, "/home/me/workshop/05-menu-v3"} {
+		s, err := FindStep(steps, arg)
+		if assert.NoError(t, err, "FindStep(%q)", arg) {
+			assert.Equal(t, "05-menu-v3", s.Name, "FindStep(%q)", arg)
+		}
+	}
+	for _, arg := range []string{"7", "07-nothing", "menu", ""} {
+		_, err := FindStep(steps, arg)
+		assert.ErrorContains(t, err, "the steps are 01-stock-service, 05-menu-v3, 06-stdlib-cancellation", "FindStep(%q) names the steps", arg)
+	}
+}
+
+func TestStepHash(t *testing.T) {
+	root := t.TempDir()
+	step := Step{Name: "01-x", Num: 1, Dir: filepath.Join(root, "01-x")}
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(root, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755), "mkdir")
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644), "writing %s", name)
+	}
+	write("go.mod", "module example.com/x\n")
+	write("01-x/x.go", "package x\n")
+	write("01-x/README.md", "# x\n")
+	hash := func() string {
+		t.Helper()
+		h, err := StepHash(root, step)
+		require.NoError(t, err, "StepHash")
+		return h
+	}
+	h0 := hash()
+	assert.Equal(t, h0, hash(), "the same files, the same hash")
+	write("01-x/hints/task-1.md", "A hint.\n")
+	write("01-x/01-x", "a binary go build wrote\n")
+	write("solutions/01-x/x.go", "package x // solved\n")
+	assert.Equal(t, h0, hash(), "hints, a built binary and the solution do not change the step's results")
+	write("01-x/x.go", "package x // changed\n")
+	h1 := hash()
+	assert.NotEqual(t, h0, h1, "a changed source file changes the hash")
+	write("internal/kit/kit.go", "package kit\n")
+	assert.NotEqual(t, h1, hash(), "shared code under internal/ changes the hash")
+
+	cache := Cache{Dir: t.TempDir()}
+	_, ok := cache.Load(h1)
+	assert.False(t, ok, "an empty cache has nothing")
+	cache.Store(&StepStatus{Step: "01-x", Hash: h1, Tasks: []TaskResult{{N: 1, Done: true}}})
+	got, ok := cache.Load(h1)
+	require.True(t, ok, "a stored status comes back")
+	assert.Equal(t, 1, got.Done(), "with its tasks")
+}
+
+func TestRunProblem(t *testing.T) {
+	assert.Empty(t, RunProblem(ptr(ParseTestJSON(stringsReader(failingRun))), ""), "failing tests are no problem of the run")
+	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(buildFailure))), ""), "does not build", "a build failure")
+	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(vetFailure))), ""), "is not go vet clean", "a vet failure")
+	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(timedOutRun))), ""), "the tests hung in TestA", "a hang")
+	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(panickingRun))), ""), "the tests crashed in TestA", "a panic")
+	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(""))), "go: no go.mod"), "go: no go.mod", "go's own complaint")
+}
+
+func ptr[T any](v T) *T { return &v }

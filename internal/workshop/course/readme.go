@@ -1,0 +1,163 @@
+package course
+
+// A step's README: its tasks, the run commands they name, and the
+// TODO(task N) markers of its starter. Pure functions of text, tested by
+// readme_test.go.
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A Task is a "### Task N: …" section of a step's README.
+type Task struct {
+	N        int
+	Title    string   // what follows "Task N:" in its heading
+	Line     int      // line of its heading, counted from 1
+	Patterns []string // the patterns of the `go test -run '…'` commands in its section
+	Commands []string // those commands, as written
+	Section  string   // the section's text, heading included
+}
+
+// A Todo is a "TODO(task N)" marker in a starter's source.
+type Todo struct {
+	File string
+	Line int
+	N    int
+}
+
+var (
+	tasksHeading = regexp.MustCompile(`^##\s+Tasks\s*$`)
+	taskHeading  = regexp.MustCompile(`^###\s+Task\s+(\d+)\b[:.\s—-]*(.*)$`)
+	runCommand   = regexp.MustCompile("go test\\b[^\\n]*?\\s-run[= ]'([^']*)'[^`\\n]*")
+	todoMarker   = regexp.MustCompile(`TODO\(\s*task\s*([^)]*)\)`)
+)
+
+// ReadmeTasks returns the tasks of the "## Tasks" section of a README, in the
+// order they appear. Headings inside fenced code blocks are not headings.
+func ReadmeTasks(readme string) ([]Task, error) {
+	var (
+		tasks   []Task
+		inTasks bool
+		seen    bool
+		inFence bool
+		fence   string
+		current *Task
+		lines   = strings.Split(strings.ReplaceAll(readme, "\r\n", "\n"), "\n")
+		start   int
+		finish  = func(end int) {
+			if current != nil {
+				current.Section = strings.TrimRight(strings.Join(lines[start:end], "\n"), "\n ") + "\n"
+			}
+			current = nil
+		}
+		headingN = func(s string) int { return len(s) - len(strings.TrimLeft(s, "#")) }
+	)
+	for i, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		if f := fenceOf(trimmed); f != "" && (!inFence || strings.HasPrefix(trimmed, fence)) {
+			if inFence {
+				inFence = false
+			} else {
+				inFence, fence = true, f
+			}
+		}
+		if !inFence && strings.HasPrefix(line, "#") {
+			level := headingN(line)
+			switch {
+			case level <= 2 && tasksHeading.MatchString(line):
+				inTasks, seen = true, true
+				finish(i)
+				continue
+			case level <= 2:
+				inTasks = false
+				finish(i)
+				continue
+			case level == 3 && inTasks:
+				finish(i)
+				if m := taskHeading.FindStringSubmatch(line); m != nil {
+					n, _ := strconv.Atoi(m[1])
+					tasks = append(tasks, Task{N: n, Title: strings.TrimSpace(m[2]), Line: i + 1})
+					current, start = &tasks[len(tasks)-1], i
+				}
+				continue
+			}
+		}
+		if current != nil {
+			for _, m := range runCommand.FindAllStringSubmatch(line, -1) {
+				current.Patterns = append(current.Patterns, m[1])
+				current.Commands = append(current.Commands, strings.TrimSpace(m[0]))
+			}
+		}
+	}
+	finish(len(lines))
+	if !seen {
+		return nil, fmt.Errorf("README.md has no \"## Tasks\" section")
+	}
+	return tasks, nil
+}
+
+// fenceOf returns the fence (``` or ~~~) that opens or closes a code block on
+// this line, or "".
+func fenceOf(line string) string {
+	for _, f := range []string{"```", "~~~"} {
+		if strings.HasPrefix(line, f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// TaskProblems checks that tasks are numbered 1..n in order and that each names
+// at least one `go test -run '…'` command.
+func TaskProblems(tasks []Task) []string {
+	var problems []string
+	if len(tasks) == 0 {
+		problems = append(problems, `README.md's "## Tasks" section has no "### Task N: …" heading`)
+	}
+	for i, tk := range tasks {
+		if tk.N != i+1 {
+			problems = append(problems, fmt.Sprintf("README.md:%d: task %d comes where task %d should: number tasks 1, 2, 3… in order, without gaps", tk.Line, tk.N, i+1))
+		}
+		if len(tk.Patterns) == 0 {
+			problems = append(problems, fmt.Sprintf("README.md:%d: task %d names no `go test -run '…'` command (pattern in single quotes) to check it", tk.Line, tk.N))
+		}
+	}
+	return problems
+}
+
+// ScanTODOs finds the TODO(task N) markers in a file's source. A marker whose
+// task is not a number is reported with N = 0.
+func ScanTODOs(file, src string) []Todo {
+	var todos []Todo
+	for i, line := range strings.Split(src, "\n") {
+		for _, m := range todoMarker.FindAllStringSubmatch(line, -1) {
+			n, err := strconv.Atoi(strings.TrimSpace(m[1]))
+			if err != nil || n < 1 {
+				n = 0
+			}
+			todos = append(todos, Todo{File: file, Line: i + 1, N: n})
+		}
+	}
+	return todos
+}
+
+// TODOProblems reports every TODO whose task is not in the README.
+func TODOProblems(todos []Todo, tasks []Task) []string {
+	have := map[int]bool{}
+	for _, tk := range tasks {
+		have[tk.N] = true
+	}
+	var problems []string
+	for _, td := range todos {
+		switch {
+		case td.N == 0:
+			problems = append(problems, fmt.Sprintf("%s:%d: a TODO(task …) marker without a task number: write TODO(task N)", td.File, td.Line))
+		case !have[td.N]:
+			problems = append(problems, fmt.Sprintf("%s:%d: TODO(task %d) has no \"### Task %d\" in README.md's \"## Tasks\"", td.File, td.Line, td.N, td.N))
+		}
+	}
+	return problems
+}

@@ -1,0 +1,138 @@
+package course
+
+// Resetting a step to its starter, with git. The starter is the step folder
+// as the workshop's repository has it — the remote-tracking branch of the
+// remote named upstream, else of origin — not the learner's last commit: a
+// learner who committed their own work still gets the starter back. A clone
+// without such a remote must name the commit to restore from.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// UpstreamRefs are tried in order for the workshop's own version of a step.
+var UpstreamRefs = []string{"upstream/HEAD", "upstream/main", "origin/HEAD", "origin/main", "origin/master"}
+
+// A ResetPlan is what reset would do to one step folder.
+type ResetPlan struct {
+	Step    Step
+	Ref     string   // the commit-ish the starter comes from
+	RepoDir string   // the git repository's top folder
+	Path    string   // the step's folder, relative to RepoDir, with '/'
+	Restore []string // files (relative to RepoDir) that differ from the starter, or are missing
+	Delete  []string // files in the step folder the starter does not have, and git does not track
+}
+
+// Empty reports whether the step is already its starter.
+func (p *ResetPlan) Empty() bool { return len(p.Restore) == 0 && len(p.Delete) == 0 }
+
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errOut.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return out.String(), fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return out.String(), nil
+}
+
+// PlanReset works out what restoring a step's starter from ref would change;
+// ref "" picks the first of UpstreamRefs that exists.
+func PlanReset(ctx context.Context, step Step, ref string) (*ResetPlan, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, errors.New("reset restores the starter with git, and git is not on the PATH")
+	}
+	top, err := git(ctx, step.Dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("%s is not in a git clone of the workshop: reset needs git's copy of the starter (%v)", step.Dir, err)
+	}
+	p := &ResetPlan{Step: step, RepoDir: filepath.Clean(strings.TrimSpace(top))}
+	stepDir, err := filepath.EvalSymlinks(step.Dir)
+	if err != nil {
+		return nil, err
+	}
+	repoDir, err := filepath.EvalSymlinks(p.RepoDir)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(repoDir, stepDir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("%s is not a folder inside the git clone %s", step.Dir, p.RepoDir)
+	}
+	p.Path = filepath.ToSlash(rel)
+	if ref == "" {
+		for _, r := range UpstreamRefs {
+			if _, err := git(ctx, p.RepoDir, "rev-parse", "--verify", "--quiet", r+"^{commit}"); err == nil {
+				ref = r
+				break
+			}
+		}
+		if ref == "" {
+			return nil, fmt.Errorf("this clone has no remote branch of the workshop (tried %s) to take the starter from: name the commit to take it from with -from (git log --oneline -- %s lists the commits that changed it)",
+				strings.Join(UpstreamRefs, ", "), p.Path)
+		}
+	}
+	if _, err := git(ctx, p.RepoDir, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
+		return nil, fmt.Errorf("%q is not a commit of this clone", ref)
+	}
+	p.Ref = ref
+	tree, err := git(ctx, p.RepoDir, "ls-tree", "-r", "--name-only", ref, "--", p.Path+"/")
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(tree) == "" {
+		return nil, fmt.Errorf("%s has no folder %s: nothing to restore it from", ref, p.Path)
+	}
+	changed, err := git(ctx, p.RepoDir, "diff", "--name-only", "--no-renames", ref, "--", p.Path+"/")
+	if err != nil {
+		return nil, err
+	}
+	p.Restore = lines(changed)
+	untracked, err := git(ctx, p.RepoDir, "ls-files", "--others", "--", p.Path+"/")
+	if err != nil {
+		return nil, err
+	}
+	p.Delete = lines(untracked)
+	return p, nil
+}
+
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Apply restores the starter's files and deletes the others, inside the step
+// folder only.
+func (p *ResetPlan) Apply(ctx context.Context) error {
+	if len(p.Restore) > 0 {
+		if _, err := git(ctx, p.RepoDir, "restore", "--source="+p.Ref, "--worktree", "--", p.Path+"/"); err != nil {
+			return err
+		}
+	}
+	for _, f := range p.Delete {
+		if !strings.HasPrefix(f, p.Path+"/") {
+			return fmt.Errorf("refusing to delete %s: it is outside %s", f, p.Path)
+		}
+		if err := os.Remove(filepath.Join(p.RepoDir, filepath.FromSlash(f))); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
+}

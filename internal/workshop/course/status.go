@@ -1,0 +1,300 @@
+package course
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// StepStatus is where a learner stands in one step.
+type StepStatus struct {
+	Step    string
+	Hash    string       // of everything its tests depend on
+	Tasks   []TaskResult // in the README's order
+	Problem string       // why its tests did not run to the end: a build error, a crash
+	Run     *TestRun     `json:"-"` // the run it comes from; nil when it came from the cache
+}
+
+// Done counts the tasks done.
+func (s *StepStatus) Done() int {
+	n := 0
+	for _, t := range s.Tasks {
+		if t.Done {
+			n++
+		}
+	}
+	return n
+}
+
+// Finished reports whether every task of the step is done.
+func (s *StepStatus) Finished() bool {
+	return s.Problem == "" && len(s.Tasks) > 0 && s.Done() == len(s.Tasks)
+}
+
+// StepHash hashes everything a step's test results depend on: the Go
+// version, the step's files (its hints excepted), the module's go.mod and
+// go.sum, and the shared code under internal/ that tests import.
+func StepHash(root string, step Step) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", runtime.Version(), step.Name)
+	add := func(path string) error {
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
+		_, err = io.Copy(h, f)
+		h.Write([]byte{0})
+		return err
+	}
+	walk := func(dir string, keep func(path string, d fs.DirEntry) (bool, error)) error {
+		return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if os.IsNotExist(err) && path == dir {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			ok, err := keep(path, d)
+			if err != nil || !ok || d.IsDir() {
+				return err
+			}
+			return add(path)
+		})
+	}
+	err := walk(step.Dir, func(path string, d fs.DirEntry) (bool, error) {
+		name := d.Name()
+		if d.IsDir() {
+			if path != step.Dir && (name == "hints" || strings.HasPrefix(name, ".")) {
+				return false, filepath.SkipDir
+			}
+			return true, nil
+		}
+		// go build inside the folder writes a binary named after it.
+		return name != step.Name && name != step.Name+".exe", nil
+	})
+	if err != nil {
+		return "", err
+	}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		if err := add(filepath.Join(root, name)); err != nil && !os.IsNotExist(err) {
+			return "", err
+		}
+	}
+	internal := filepath.Join(root, "internal")
+	err = walk(internal, func(path string, d fs.DirEntry) (bool, error) {
+		if d.IsDir() {
+			if name := d.Name(); name == "workshop" || name == "load" || name == "testdata" {
+				return false, filepath.SkipDir
+			}
+			return true, nil
+		}
+		return strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go"), nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], nil
+}
+
+// A Cache keeps step results by hash, in a folder of the user's cache.
+type Cache struct {
+	Dir string // "" keeps nothing
+}
+
+// DefaultCacheDir is where the runner keeps its state for the module at root:
+// a folder of os.UserCacheDir, one per clone.
+func DefaultCacheDir(root string) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(base, "go-cancellation-workshop", hex.EncodeToString(sum[:6])), nil
+}
+
+func (c Cache) file(hash string) string {
+	return filepath.Join(c.Dir, "status", hash+".json")
+}
+
+// Load returns the cached status of the step whose files hash to hash.
+func (c Cache) Load(hash string) (*StepStatus, bool) {
+	if c.Dir == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(c.file(hash))
+	if err != nil {
+		return nil, false
+	}
+	var st StepStatus
+	if json.Unmarshal(data, &st) != nil || st.Hash != hash {
+		return nil, false
+	}
+	return &st, true
+}
+
+// Store keeps a step's status. A cache that cannot be written is no error:
+// the next overview runs the tests again.
+func (c Cache) Store(st *StepStatus) {
+	if c.Dir == "" || st.Hash == "" {
+		return
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(c.file(st.Hash)), 0o755) != nil {
+		return
+	}
+	tmp := c.file(st.Hash) + ".tmp"
+	if os.WriteFile(tmp, data, 0o644) == nil {
+		_ = os.Rename(tmp, c.file(st.Hash))
+	}
+}
+
+// Statuses returns where the learner stands in every step: from the cache
+// when nothing changed, otherwise from one `go test -json` run over every
+// step that changed.
+func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
+	modPath, err := ModulePath(root)
+	if err != nil {
+		return nil, err
+	}
+	statuses := make([]*StepStatus, len(steps))
+	var stale []int
+	for i, step := range steps {
+		hash, err := StepHash(root, step)
+		if err != nil {
+			return nil, err
+		}
+		if st, ok := cache.Load(hash); ok {
+			statuses[i] = st
+			continue
+		}
+		statuses[i] = &StepStatus{Step: step.Name, Hash: hash}
+		stale = append(stale, i)
+	}
+	if len(stale) == 0 {
+		return statuses, nil
+	}
+	var pkgs, names []string
+	for _, i := range stale {
+		pkgs = append(pkgs, "./"+steps[i].Name)
+		names = append(names, steps[i].Name)
+	}
+	if progress != nil {
+		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))
+	}
+	g.Dir = root
+	runs, stderr := g.TestJSON(ctx, append([]string{"-count=1", "-timeout", "120s"}, pkgs...)...)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, i := range stale {
+		run := pick(runs, modPath+"/"+steps[i].Name)
+		judge(ctx, g, steps[i], statuses[i], run, stderr)
+		cache.Store(statuses[i])
+	}
+	return statuses, nil
+}
+
+// judge fills a step's status from a run of its tests.
+func judge(ctx context.Context, g Go, step Step, st *StepStatus, run *TestRun, stderr string, extra ...string) {
+	st.Run = run
+	tasks, err := step.ReadTasks()
+	if err != nil {
+		st.Problem = "README.md: " + err.Error()
+		return
+	}
+	st.Problem = RunProblem(run, stderr)
+	st.Tasks = TaskResults(ctx, g, "./"+step.Name, tasks, run, extra...)
+}
+
+// RunProblem says why a run of a step's tests did not run them all to a
+// verdict — it did not build, crashed or hung — or returns "".
+func RunProblem(run *TestRun, stderr string) string {
+	switch {
+	case run.BuildFailed:
+		what := "does not build"
+		if IsVetFailure(run.BuildOutput) {
+			what = "is not go vet clean"
+		}
+		return fmt.Sprintf("the step %s:\n%s", what, indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 12)))
+	case run.Result == "":
+		out := strings.TrimSpace(stderr)
+		if out == "" {
+			out = tail(run.Output, 12)
+		}
+		return "go test gave no result:\n" + indent(out)
+	}
+	if line, test, ok := run.crash(); ok {
+		where := ""
+		if test != "" {
+			where = " in " + test
+		}
+		if strings.HasPrefix(line, "panic: test timed out") {
+			return fmt.Sprintf("the tests hung%s and were stopped (%s):\n%s", where, line, indent(crashExcerpt(*run, line, 14)))
+		}
+		return fmt.Sprintf("the tests crashed%s (%s):\n%s", where, line, indent(crashExcerpt(*run, line, 14)))
+	}
+	return ""
+}
+
+// nonEmpty drops blank lines, and go's "# package" headings.
+func nonEmpty(lines []string) []string {
+	return slices.DeleteFunc(lines, func(s string) bool { return strings.TrimSpace(s) == "" || strings.HasPrefix(s, "# ") })
+}
+
+// CheckStep runs a step the strict way: go vet with every analyzer, then its tests
+// with the race detector where it is available. vetOut is vet's complaint, if
+// any (then the tests do not run); raceNote says why -race was left out.
+func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (st *StepStatus, vetOut, raceNote string, err error) {
+	g.Dir = root
+	hash, err := StepHash(root, step)
+	if err != nil {
+		return nil, "", "", err
+	}
+	st = &StepStatus{Step: step.Name, Hash: hash}
+	stdout, stderr, verr := g.Run(ctx, "vet", "./"+step.Name)
+	if ctx.Err() != nil {
+		return nil, "", "", ctx.Err()
+	}
+	if verr != nil {
+		return st, strings.TrimSpace(stdout + stderr), "", nil
+	}
+	race := []string{"-race"}
+	if why := g.RaceProblem(ctx); why != "" {
+		race, raceNote = nil, why
+	}
+	args := append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, race...)
+	runs, stderr := g.TestJSON(ctx, append(args, "./"+step.Name)...)
+	if len(race) > 0 && raceUnsupported(stderr) {
+		race, raceNote = nil, strings.TrimSpace(stderr)
+		args = []string{"-count=1", "-vet=off", "-timeout", "120s"}
+		runs, stderr = g.TestJSON(ctx, append(args, "./"+step.Name)...)
+	}
+	if ctx.Err() != nil {
+		return nil, "", "", ctx.Err()
+	}
+	modPath, err := ModulePath(root)
+	if err != nil {
+		return nil, "", "", err
+	}
+	judge(ctx, g, step, st, pick(runs, modPath+"/"+step.Name), stderr, append([]string{"-vet=off"}, race...)...)
+	cache.Store(st)
+	return st, "", raceNote, nil
+}

@@ -1,0 +1,124 @@
+// Package course is what the workshop's runner (go tool workshop) and its
+// integrity check (go test ./solutions/...) know about the course: its steps,
+// their README tasks, hints and TODOs, how to run their tests and read the
+// results, and the checks that prove every step is a fair exercise.
+package course
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// StepGlob matches the step folders at the top of the module: 01-stock-service, …
+const StepGlob = "[0-9][0-9]-*"
+
+// A Step is one folder of the course, at the top of the module.
+type Step struct {
+	Name string // the folder's name: "05-menu-v3"
+	Num  int    // its number: 5
+	Dir  string // its path
+}
+
+// SolutionDir is where the step's finished version lives.
+func (s Step) SolutionDir(root string) string {
+	return filepath.Join(root, "solutions", s.Name)
+}
+
+// Steps lists the step folders of the module at root, in order.
+func Steps(root string) ([]Step, error) {
+	dirs, err := filepath.Glob(filepath.Join(root, StepGlob))
+	if err != nil {
+		return nil, err
+	}
+	var steps []Step
+	for _, dir := range dirs {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			continue
+		}
+		name := filepath.Base(dir)
+		n, _ := strconv.Atoi(name[:2])
+		steps = append(steps, Step{Name: name, Num: n, Dir: dir})
+	}
+	return steps, nil
+}
+
+// FindStep finds a step by its number ("05" or "5") or its folder's name
+// ("05-menu-v3", or a path to it such as "./05-menu-v3/").
+func FindStep(steps []Step, arg string) (Step, error) {
+	// "./05-menu-v3/", `.\05-menu-v3\` (as Windows writes it) and "05" alike.
+	name := path.Base(path.Clean(strings.ReplaceAll(arg, `\`, "/")))
+	if n, err := strconv.Atoi(name); err == nil {
+		for _, s := range steps {
+			if s.Num == n {
+				return s, nil
+			}
+		}
+	}
+	for _, s := range steps {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	var names []string
+	for _, s := range steps {
+		names = append(names, s.Name)
+	}
+	return Step{}, fmt.Errorf("no step %q: the steps are %s (name one by its number, such as %02d, or its folder)",
+		arg, strings.Join(names, ", "), firstNum(steps))
+}
+
+func firstNum(steps []Step) int {
+	if len(steps) == 0 {
+		return 1
+	}
+	return steps[0].Num
+}
+
+// ModuleRoot finds the folder of the go.mod that holds dir.
+func ModuleRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if info, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !info.IsDir() {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod in this folder or above it: run go tool workshop inside the workshop's repository")
+		}
+		dir = parent
+	}
+}
+
+// ModulePath reads the module path from root's go.mod.
+func ModulePath(root string) (string, error) {
+	f, err := os.Open(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module"); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`), nil
+		}
+	}
+	return "", fmt.Errorf("%s has no module line", filepath.Join(root, "go.mod"))
+}
+
+// ReadTasks reads and parses the step's README.
+func (s Step) ReadTasks() ([]Task, error) {
+	readme, err := os.ReadFile(filepath.Join(s.Dir, "README.md"))
+	if err != nil {
+		return nil, err
+	}
+	return ReadmeTasks(string(readme))
+}

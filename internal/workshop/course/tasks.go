@@ -1,0 +1,128 @@
+package course
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// TaskResult is where a task stands after a run of its step's tests.
+type TaskResult struct {
+	N      int
+	Done   bool     // every test its command selects passed
+	Tests  []string // the tests its command selects
+	Failed []string // those that failed, subtests included, innermost first
+	Err    string   // why the task could not be judged: a bad pattern, a run that did not finish
+}
+
+// TopLevel lists the top-level tests (and examples) of a run, in order.
+func (r *TestRun) TopLevel() []string {
+	var top []string
+	for _, name := range r.Ran {
+		if !strings.Contains(name, "/") && !slices.Contains(top, name) {
+			top = append(top, name)
+		}
+	}
+	return top
+}
+
+// Selects returns the top-level tests of the run that `go test -run pattern`
+// runs. For a pattern without a slash, -run is a regular expression matched
+// against each top-level test's name (`go help testflag`), which is what this
+// does. A pattern with a slash selects subtests: ask go test itself
+// (SelectsWithGo).
+func (r *TestRun) Selects(pattern string) ([]string, error) {
+	if strings.Contains(pattern, "/") {
+		return nil, fmt.Errorf("-run '%s' names subtests: only go test can tell which run", pattern)
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("-run '%s' is not a valid pattern: %v", pattern, err)
+	}
+	var sel []string
+	for _, name := range r.TopLevel() {
+		if re.MatchString(name) {
+			sel = append(sel, name)
+		}
+	}
+	return sel, nil
+}
+
+// taskRun runs one task's pattern through go test itself, for the patterns
+// that name subtests. The selected tests are those of the deepest level that
+// ran.
+func taskRun(ctx context.Context, g Go, pkg, pattern string, extra ...string) (*TestRun, []string, string) {
+	args := append([]string{"-count=1", "-run", pattern}, extra...)
+	runs, stderr := g.TestJSON(ctx, append(args, pkg)...)
+	run := pick(runs, "")
+	for _, r := range runs {
+		if r.Package != "" {
+			run = r
+		}
+	}
+	var sel []string
+	for _, name := range run.Ran {
+		if strings.Contains(name, "/") {
+			sel = append(sel, name)
+		}
+	}
+	return run, sel, stderr
+}
+
+// pick returns the run of the package pkg, or an empty one.
+func pick(runs []*TestRun, pkg string) *TestRun {
+	for _, r := range runs {
+		if r.Package == pkg {
+			return r
+		}
+	}
+	return newRun(pkg)
+}
+
+// TaskResults judges each task of a step from a run of all its tests. A
+// pattern that names subtests costs a run of its own (with extra flags, such
+// as -race).
+func TaskResults(ctx context.Context, g Go, pkg string, tasks []Task, run *TestRun, extra ...string) []TaskResult {
+	var results []TaskResult
+	for _, tk := range tasks {
+		res := TaskResult{N: tk.N, Done: len(tk.Patterns) > 0}
+		for _, p := range tk.Patterns {
+			if strings.Contains(p, "/") {
+				r, sel, stderr := taskRun(ctx, g, pkg, p, extra...)
+				res.Tests = append(res.Tests, sel...)
+				res.Failed = append(res.Failed, r.Failed...)
+				if r.Result != "pass" || len(sel) == 0 {
+					res.Done = false
+				}
+				if r.Result == "" && res.Err == "" {
+					res.Err = strings.TrimSpace(stderr)
+				}
+				continue
+			}
+			sel, err := run.Selects(p)
+			if err != nil {
+				res.Err, res.Done = err.Error(), false
+				continue
+			}
+			res.Tests = append(res.Tests, sel...)
+			if len(sel) == 0 {
+				res.Done = false
+			}
+			for _, name := range run.Failed {
+				top, _, _ := strings.Cut(name, "/")
+				if slices.Contains(sel, top) {
+					res.Failed = append(res.Failed, name)
+				}
+			}
+			for _, name := range sel {
+				if run.Outcome[name] != "pass" && run.Outcome[name] != "skip" {
+					res.Done = false
+				}
+			}
+		}
+		results = append(results, res)
+	}
+	return results
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+)
+
+// hint shows the next hint of a task, one more each time.
+func (a *app) hint(ctx context.Context, args []string) int {
+	flags, pos, err := splitFlags(args, []string{"all"}, nil)
+	if err != nil || len(pos) > 2 {
+		return a.usageError("usage: go tool workshop hint [STEP] [TASK] [-all]")
+	}
+	stepArg := ""
+	if len(pos) > 0 {
+		stepArg = pos[0]
+	}
+	step, err := a.stepArg(ctx, stepArg)
+	if err != nil {
+		return a.usageError("%v", err)
+	}
+	tasks, err := step.ReadTasks()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: %s: %v\n", step.Name, err)
+		return exitRed
+	}
+	var task *course.Task
+	if len(pos) == 2 {
+		n, err := strconv.Atoi(pos[1])
+		for i := range tasks {
+			if err == nil && tasks[i].N == n {
+				task = &tasks[i]
+			}
+		}
+		if task == nil {
+			return a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, pos[1], len(tasks))
+		}
+	} else {
+		task, err = a.nextTask(ctx, step, tasks)
+		if err != nil {
+			fmt.Fprintf(a.stderr, "workshop: %v\n", err)
+			return exitRed
+		}
+	}
+	hints, err := step.ReadHints(task.N)
+	if err != nil || len(hints) == 0 {
+		fmt.Fprintf(a.stderr, "workshop: %s, task %d has no hints (%s): the finished code is in solutions/%s\n",
+			step.Name, task.N, course.HintsFile(task.N), step.Name)
+		return exitRed
+	}
+	w := a.stdout
+	header := fmt.Sprintf("%s, task %d: %s", step.Name, task.N, task.Title)
+	if flags["all"] != "" {
+		for i, h := range hints {
+			fmt.Fprintf(w, "%s — hint %d of %d\n\n%s\n\n", header, i+1, len(hints), indentText(h, "  "))
+		}
+		fmt.Fprintf(w, "The finished code is in solutions/%s, with comments on why.\n", step.Name)
+		return exitOK
+	}
+	state := course.LoadHintState(a.cacheDir)
+	i := state.Next(step.Name, task.N, len(hints))
+	if err := state.Save(); err != nil {
+		fmt.Fprintf(a.stderr, "workshop: the hints shown are not remembered (%v)\n", err)
+	}
+	fmt.Fprintf(w, "%s — hint %d of %d\n\n%s\n\n", header, i+1, len(hints), indentText(hints[i], "  "))
+	if i+1 < len(hints) {
+		fmt.Fprintf(w, "Still stuck? Ask again for the next one: %s\n", course.HintCommand(step, task.N))
+	} else {
+		fmt.Fprintf(w, "That was the last hint; the finished code is in solutions/%s, with comments on why.\n", step.Name)
+		if len(hints) > 1 {
+			fmt.Fprintf(w, "Every hint again: %s -all\n", course.HintCommand(step, task.N))
+		}
+	}
+	return exitOK
+}
+
+// nextTask is the step's first task not done, or its first.
+func (a *app) nextTask(ctx context.Context, step course.Step, tasks []course.Task) (*course.Task, error) {
+	if len(tasks) == 0 {
+		return nil, fmt.Errorf("%s has no tasks in its README.md", step.Name)
+	}
+	sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
+	if err != nil {
+		return nil, err
+	}
+	for _, res := range sts[0].Tasks {
+		if !res.Done {
+			for i := range tasks {
+				if tasks[i].N == res.N {
+					return &tasks[i], nil
+				}
+			}
+		}
+	}
+	return &tasks[0], nil
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+)
+
+// overview shows every step and task, ✓ or ✗, and then the next task.
+func (a *app) overview(ctx context.Context, args []string) int {
+	if len(args) > 0 {
+		return a.usageError("go tool workshop takes no arguments (did you mean go tool workshop check %s?)", args[0])
+	}
+	sts, err := a.statuses(ctx)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: %v\n", err)
+		return exitRed
+	}
+	w := a.stdout
+	fmt.Fprintln(w, "Ice Cream Corp: cancellation in Go — where you are")
+	fmt.Fprintln(w)
+	done, total := 0, 0
+	width := 0
+	for _, s := range a.steps {
+		width = max(width, len(s.Name))
+	}
+	for i, st := range sts {
+		var marks []string
+		for _, t := range st.Tasks {
+			marks = append(marks, fmt.Sprintf("%s%d", mark(t.Done), t.N))
+		}
+		done += st.Done()
+		total += len(st.Tasks)
+		line := fmt.Sprintf("  %-*s  %s %d/%d  %s", width, a.steps[i].Name, bar(st.Done(), len(st.Tasks), 8), st.Done(), len(st.Tasks), strings.Join(marks, " "))
+		if st.Problem != "" {
+			first, _, _ := strings.Cut(st.Problem, "\n")
+			line += "  — " + strings.TrimSuffix(first, ":")
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  %s %d of %d tasks\n\n", bar(done, total, 30), done, total)
+
+	for i, st := range sts {
+		if st.Finished() {
+			continue
+		}
+		a.showNext(a.steps[i], st)
+		return exitOK
+	}
+	fmt.Fprintln(w, "Every task of every step is done. Compare your code with solutions/, and read each step's")
+	fmt.Fprintln(w, `"Going further".`)
+	return exitOK
+}
+
+// showNext prints the next task of a step: its README section, and the
+// commands to check it and to ask for a hint.
+func (a *app) showNext(step course.Step, st *course.StepStatus) {
+	w := a.stdout
+	tasks, err := step.ReadTasks()
+	if err != nil {
+		fmt.Fprintf(w, "Next: %s — its README.md: %v\n", step.Name, err)
+		return
+	}
+	if st.Problem != "" {
+		fmt.Fprintf(w, "First, %s's tests must run — %s\n\n", step.Name, st.Problem)
+	}
+	for _, res := range st.Tasks {
+		if res.Done {
+			continue
+		}
+		for _, tk := range tasks {
+			if tk.N != res.N {
+				continue
+			}
+			if st.Done() == 0 && res.N == 1 {
+				fmt.Fprintf(w, "Next: %s — read its README.md first (the story, the goal), then task 1.\n\n", step.Name)
+			} else {
+				fmt.Fprintf(w, "Next: %s, task %d.\n\n", step.Name, res.N)
+			}
+			fmt.Fprintln(w, indentText(taskText(tk), "  "))
+			fmt.Fprintln(w)
+			for _, c := range tk.Commands {
+				fmt.Fprintf(w, "Check it:  cd %s && %s\n", step.Name, c)
+			}
+			fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
+			fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))
+			return
+		}
+	}
+	fmt.Fprintf(w, "Next: %s: go tool workshop check %02d\n", step.Name, step.Num)
+}
+
+func mark(done bool) string {
+	if done {
+		return "✓"
+	}
+	return "✗"
+}
+
+// bar draws done/total as a bar of width cells.
+func bar(done, total, width int) string {
+	filled := 0
+	if total > 0 {
+		filled = done * width / total
+	}
+	return "[" + strings.Repeat("█", filled) + strings.Repeat("░", width-filled) + "]"
+}
+
+func indentText(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+)
+
+// reset puts a step's starter files back, from the workshop's own branch of
+// the clone (upstream, else origin), after asking.
+func (a *app) reset(ctx context.Context, args []string) int {
+	flags, pos, err := splitFlags(args, []string{"y", "yes"}, []string{"from"})
+	if err != nil || len(pos) != 1 {
+		return a.usageError("usage: go tool workshop reset [-y] [-from REF] STEP (a step must be named: reset throws your work on it away)")
+	}
+	step, err := course.FindStep(a.steps, pos[0])
+	if err != nil {
+		return a.usageError("%v", err)
+	}
+	plan, err := course.PlanReset(ctx, step, flags["from"])
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
+		return exitRed
+	}
+	w := a.stdout
+	if plan.Empty() {
+		fmt.Fprintf(w, "%s is already its starter (as %s has it): nothing to do.\n", step.Name, plan.Ref)
+		return exitOK
+	}
+	fmt.Fprintf(w, "Reset %s to its starter, as %s has it. Only files in %s/ change:\n", step.Name, plan.Ref, plan.Path)
+	for _, f := range plan.Restore {
+		fmt.Fprintf(w, "  restore  %s\n", f)
+	}
+	for _, f := range plan.Delete {
+		fmt.Fprintf(w, "  delete   %s\n", f)
+	}
+	if flags["y"] == "" && flags["yes"] == "" {
+		fmt.Fprintf(w, "Your changes to these files are lost. Go ahead? [y/N] ")
+		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(w, "Nothing changed.")
+			return exitRed
+		}
+	}
+	if err := plan.Apply(ctx); err != nil {
+		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
+		return exitRed
+	}
+	fmt.Fprintf(w, "%s is its starter again. Next: go tool workshop\n", step.Name)
+	return exitOK
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+)
+
+// verify is the instructor's check: the integrity check the test suite runs
+// (the same code), then every solution's tests with -race — what
+// `go test -race ./solutions/...` proves, with progress.
+func (a *app) verify(ctx context.Context, args []string) int {
+	flags, pos, err := splitFlags(args, []string{"short"}, nil)
+	if err != nil || len(pos) > 0 {
+		return a.usageError("usage: go tool workshop verify [-short]  (-short: only what needs no build)")
+	}
+	start := time.Now()
+	g := a.g
+	g.Log = func(cmd string, took time.Duration) { fmt.Fprintf(a.stderr, "    %s (%.1fs)\n", cmd, took.Seconds()) }
+	rep, err := course.Verify(ctx, a.root, course.VerifyOptions{
+		Short:    flags["short"] != "",
+		VetAll:   true,
+		Progress: a.progress,
+		Go:       g,
+	})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: verify: %v\n", err)
+		return exitRed
+	}
+	w := a.stdout
+	ok := rep.OK()
+	for _, p := range rep.Problems {
+		fmt.Fprintf(w, "✗ %s\n", p)
+	}
+	for _, sr := range rep.Steps {
+		if sr.OK() {
+			fmt.Fprintf(w, "✓ %s: a fair exercise\n", sr.Step.Name)
+			continue
+		}
+		fmt.Fprintf(w, "✗ %s:\n", sr.Step.Name)
+		for _, c := range sr.Checks {
+			for _, p := range c.Problems {
+				fmt.Fprintf(w, "    %s: %s\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
+			}
+		}
+	}
+	if flags["short"] == "" {
+		if !a.verifySolutions(ctx, g) {
+			ok = false
+		}
+	}
+	verdict := "all green"
+	if !ok {
+		verdict = "RED"
+	}
+	fmt.Fprintf(w, "\nverify: %s in %.0fs\n", verdict, time.Since(start).Seconds())
+	if !ok {
+		return exitRed
+	}
+	return exitOK
+}
+
+// verifySolutions runs every solution's tests with -race, where the race
+// detector is available.
+func (a *app) verifySolutions(ctx context.Context, g course.Go) bool {
+	var pkgs []string
+	for _, s := range a.steps {
+		pkgs = append(pkgs, "./solutions/"+s.Name)
+	}
+	args := []string{"-count=1", "-vet=all", "-timeout", "5m"}
+	if why := g.RaceProblem(ctx); why != "" {
+		fmt.Fprintf(a.stdout, "  (the race detector is not available here: %s; the solutions' tests run without -race)\n", why)
+	} else {
+		args = append(args, "-race")
+	}
+	a.progress("every solution's tests: go test " + strings.Join(append(args, pkgs...), " "))
+	runs, stderr := g.TestJSON(ctx, append(args, pkgs...)...)
+	modPath, _ := course.ModulePath(a.root)
+	ok := true
+	for _, s := range a.steps {
+		var run *course.TestRun
+		for _, r := range runs {
+			if r.Package == modPath+"/solutions/"+s.Name {
+				run = r
+			}
+		}
+		if run == nil {
+			fmt.Fprintf(a.stdout, "✗ solutions/%s: no result from go test%s\n", s.Name, quote(stderr))
+			ok = false
+			continue
+		}
+		if p := course.SolutionProblem(*run); p != "" {
+			fmt.Fprintf(a.stdout, "✗ solutions/%s: %s\n", s.Name, p)
+			ok = false
+			continue
+		}
+		fmt.Fprintf(a.stdout, "✓ solutions/%s: %d tests and subtests pass (%.1fs)\n", s.Name, len(run.Ran), run.Elapsed)
+	}
+	return ok
+}
+
+func quote(stderr string) string {
+	if s := strings.TrimSpace(stderr); s != "" {
+		return ":\n" + indentText(s, "    ")
+	}
+	return ""
+}

@@ -1,0 +1,309 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestOverview(t *testing.T) {
+	t.Parallel()
+	a, stdout, stderr := testApp(t, fixture(t), "")
+
+	code := a.overview(ctx(t), nil)
+	require.Equal(t, exitOK, code, "overview's exit code; stderr: %s", stderr)
+	out := stdout.String()
+	assert.Regexp(t, `01-solved\s+\[█+\] 2/2  ✓1 ✓2`, out, "the solved step: both tasks ✓")
+	assert.Regexp(t, `02-unsolved\s+\[░+\] 0/1  ✗1`, out, "the unsolved step: its task ✗")
+	assert.Contains(t, out, "2 of 3 tasks", "the progress over every step")
+	assert.Contains(t, out, "Next: 02-unsolved", "the next task is in the first step not done")
+	assert.Contains(t, out, "Make `Double` return twice its argument.", "the next task's README section")
+	assert.Contains(t, out, "cd 02-unsolved && go test -run 'TestDouble' .", "the command that checks it")
+	assert.Contains(t, out, "go tool workshop hint 02 1", "how to ask for a hint")
+	assert.NotContains(t, out, "Multiply", "the overview never shows a hint")
+	assert.Contains(t, stderr.String(), "running the tests of 01-solved, 02-unsolved", "the first overview runs the tests")
+
+	t.Run("a second overview with nothing changed comes from the cache, at once", func(t *testing.T) {
+		stdout.Reset()
+		stderr.Reset()
+		assert.Equal(t, exitOK, a.overview(ctx(t), nil), "overview's exit code")
+		assert.Empty(t, stderr.String(), "no test runs when nothing changed: the results come from the cache")
+		assert.Contains(t, stdout.String(), "2 of 3 tasks", "the same progress, from the cache")
+	})
+
+	t.Run("arguments are a usage error", func(t *testing.T) {
+		assert.Equal(t, exitUsage, a.overview(ctx(t), []string{"05"}), "overview with an argument")
+	})
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	a, stdout, stderr := testApp(t, fixture(t), "")
+
+	assert.Equal(t, exitRed, a.check(ctx(t), []string{"2"}), "check of the unsolved step; stderr: %s", stderr)
+	out := stdout.String()
+	assert.Contains(t, out, "go vet ./02-unsolved", "check runs go vet first")
+	assert.Contains(t, out, "✗ task 1  Double a number", "the task, red")
+	assert.Contains(t, out, "First failure — task 1: Double a number", "the first failure names its task")
+	assert.Contains(t, out, "Double(21) = 0; want 42 (task 1: return 2 * n)", "the failure's own message")
+	assert.NotContains(t, out, "=== RUN", "no go test chatter")
+
+	stdout.Reset()
+	assert.Equal(t, exitOK, a.check(ctx(t), []string{"01-solved"}), "check of the solved step: %s", stdout)
+	assert.Contains(t, stdout.String(), "01-solved is done", "a green step says so")
+
+	assert.Equal(t, exitUsage, a.check(ctx(t), []string{"07"}), "check of a step that does not exist")
+	assert.Contains(t, stderr.String(), `no step "07": the steps are 01-solved, 02-unsolved`, "the usage error names the steps")
+}
+
+func TestHintOrder(t *testing.T) {
+	t.Parallel()
+	a, stdout, _ := testApp(t, fixture(t), "")
+	hint := func() string {
+		t.Helper()
+		stdout.Reset()
+		require.Equal(t, exitOK, a.hint(ctx(t), []string{"01", "1"}), "hint 01 1")
+		return stdout.String()
+	}
+	first := hint()
+	assert.Contains(t, first, "hint 1 of 2", "the first time: the first hint")
+	assert.Contains(t, first, "The gentlest hint", "the gentlest hint comes first")
+	assert.NotContains(t, first, "The last hint", "one hint at a time")
+	assert.Contains(t, first, "Ask again for the next one: go tool workshop hint 01 1", "how to get the next")
+
+	second := hint()
+	assert.Contains(t, second, "hint 2 of 2", "the second time: the second hint")
+	assert.Contains(t, second, "The last hint: use the + operator.", "the second hint's text")
+	assert.Contains(t, second, "That was the last hint; the finished code is in solutions/01-solved", "the last hint says where the answer is")
+
+	assert.Contains(t, hint(), "hint 2 of 2", "after the last, the last again")
+
+	stdout.Reset()
+	require.Equal(t, exitOK, a.hint(ctx(t), []string{"01", "2"}), "hint 01 2")
+	assert.Contains(t, stdout.String(), "hint 1 of 1", "each task counts its own hints")
+
+	stdout.Reset()
+	require.Equal(t, exitOK, a.hint(ctx(t), []string{"-all", "01", "1"}), "hint -all 01 1")
+	assert.Contains(t, stdout.String(), "The gentlest hint", "-all shows the first hint")
+	assert.Contains(t, stdout.String(), "The last hint", "-all shows the last hint")
+
+	stdout.Reset()
+	require.Equal(t, exitOK, a.hint(ctx(t), nil), "hint with no step: the current step's next task")
+	assert.Contains(t, stdout.String(), "02-unsolved, task 1", "hint with no argument: the first task not done")
+
+	assert.Equal(t, exitUsage, a.hint(ctx(t), []string{"02", "9"}), "hint for a task that does not exist")
+}
+
+func TestVerify(t *testing.T) {
+	t.Parallel()
+	// The fixture's 01-solved is a broken exercise: its starter passes.
+	a, stdout, stderr := testApp(t, fixture(t), "")
+	assert.Equal(t, exitRed, a.verify(ctx(t), nil), "verify of a course with a step whose starter is green")
+	out := stdout.String()
+	assert.Contains(t, out, "✗ 01-solved:", "the broken step is named")
+	assert.Contains(t, out, "its tests pass on the starter: an exercise must start red", "and why it is broken")
+	assert.Contains(t, out, "✓ 02-unsolved: a fair exercise", "the fair step passes")
+	assert.Contains(t, out, "✓ solutions/02-unsolved", "the solutions' tests run too")
+	assert.Contains(t, out, "verify: RED", "the verdict")
+	assert.Contains(t, stderr.String(), "go test -json -vet=all -count=1", "progress on stderr")
+}
+
+// gitFixture makes an upstream repository of the fixture course and a
+// learner's clone of it, and returns the clone's path.
+func gitFixture(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on the PATH")
+	}
+	base := t.TempDir()
+	upstream := filepath.Join(base, "upstream")
+	require.NoError(t, os.CopyFS(upstream, os.DirFS(fixture(t))), "copying the fixture")
+	gitIn := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
+	}
+	gitIn(upstream, "init", "-q")
+	gitIn(upstream, "add", ".")
+	gitIn(upstream, "commit", "-q", "-m", "the workshop")
+	learner := filepath.Join(base, "learner")
+	gitIn(base, "clone", "-q", upstream, learner)
+	// The learner works on step 02, commits it, and keeps notes.
+	write(t, learner, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return n + n }\n")
+	write(t, learner, "notes.md", "My notes.\n")
+	gitIn(learner, "commit", "-q", "-am", "my work")
+	write(t, learner, "02-unsolved/scratch.go", "package double\n")
+	write(t, learner, "01-solved/calc.go", "package calc // my change to another step\n")
+	write(t, learner, "untracked.txt", "outside the step\n")
+	return learner
+}
+
+func write(t *testing.T, root, name, content string) {
+	t.Helper()
+	path := filepath.Join(root, filepath.FromSlash(name))
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755), "mkdir for %s", name)
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644), "writing %s", name)
+}
+
+func read(t *testing.T, root, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+	if os.IsNotExist(err) {
+		return "(missing)"
+	}
+	require.NoError(t, err, "reading %s", name)
+	return string(b)
+}
+
+func TestReset(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t)
+	snapshot := func() map[string]string {
+		return map[string]string{
+			"02-unsolved/double.go":  read(t, learner, "02-unsolved/double.go"),
+			"02-unsolved/scratch.go": read(t, learner, "02-unsolved/scratch.go"),
+			"01-solved/calc.go":      read(t, learner, "01-solved/calc.go"),
+			"notes.md":               read(t, learner, "notes.md"),
+			"untracked.txt":          read(t, learner, "untracked.txt"),
+		}
+	}
+	before := snapshot()
+
+	t.Run("nothing changes without a yes", func(t *testing.T) {
+		for _, answer := range []string{"", "n\n", "no\n", "whatever\n"} {
+			a, stdout, _ := testApp(t, learner, answer)
+			assert.Equal(t, exitRed, a.reset(ctx(t), []string{"02"}), "reset 02 answered %q", answer)
+			assert.Contains(t, stdout.String(), "Go ahead? [y/N]", "reset asks first")
+			assert.Contains(t, stdout.String(), "Nothing changed.", "and says when it did nothing")
+			assert.Equal(t, before, snapshot(), "files after reset 02 answered %q", answer)
+		}
+	})
+
+	t.Run("reset needs a step", func(t *testing.T) {
+		a, _, _ := testApp(t, learner, "y\n")
+		assert.Equal(t, exitUsage, a.reset(ctx(t), nil), "reset without a step")
+		assert.Equal(t, exitUsage, a.reset(ctx(t), []string{"09"}), "reset of a step that does not exist")
+		assert.Equal(t, before, snapshot(), "files after usage errors")
+	})
+
+	t.Run("yes restores the step's starter as upstream has it, and nothing else", func(t *testing.T) {
+		a, stdout, stderr := testApp(t, learner, "y\n")
+		require.Equal(t, exitOK, a.reset(ctx(t), []string{`.\02-unsolved\`}), "reset of the step named as on Windows; stderr: %s", stderr)
+		out := stdout.String()
+		assert.Contains(t, out, "restore  02-unsolved/double.go", "the plan lists the file to restore")
+		assert.Contains(t, out, "delete   02-unsolved/scratch.go", "and the file to delete")
+		after := snapshot()
+		assert.Equal(t, fixtureFiles["02-unsolved/double.go"], after["02-unsolved/double.go"],
+			"the starter comes back from upstream, not from the learner's own commit")
+		assert.Equal(t, "(missing)", after["02-unsolved/scratch.go"], "a file the starter does not have is gone")
+		for _, name := range []string{"01-solved/calc.go", "notes.md", "untracked.txt"} {
+			assert.Equal(t, before[name], after[name], "%s is outside the step: reset must not touch it", name)
+		}
+
+		stdout.Reset()
+		assert.Equal(t, exitOK, a.reset(ctx(t), []string{"02"}), "reset of a step that is its starter")
+		assert.Contains(t, stdout.String(), "already its starter", "nothing to do")
+	})
+
+	t.Run("-y resets without asking", func(t *testing.T) {
+		write(t, learner, "02-unsolved/double.go", "package double // changed again\n")
+		a, _, _ := testApp(t, learner, "")
+		assert.Equal(t, exitOK, a.reset(ctx(t), []string{"-y", "02"}), "reset -y 02")
+		assert.Equal(t, fixtureFiles["02-unsolved/double.go"], read(t, learner, "02-unsolved/double.go"), "the starter is back")
+	})
+}
+
+func TestRunUsage(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr strings.Builder
+	assert.Equal(t, exitUsage, run(ctx(t), []string{"frobnicate"}, &stdout, &stderr), "an unknown command")
+	assert.Contains(t, stderr.String(), `unknown command "frobnicate"`, "says which")
+	assert.Contains(t, stderr.String(), "go tool workshop check [STEP]", "and shows the usage")
+	assert.Equal(t, exitOK, run(ctx(t), []string{"help"}, &stdout, &stderr), "help")
+}
+
+func TestOverviewAfterAChange(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	a, stdout, stderr := testApp(t, root, "")
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "the first overview; stderr: %s", stderr)
+
+	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "the overview after solving 02; stderr: %s", stderr)
+	assert.Contains(t, stderr.String(), "running the tests of 02-unsolved (", "only the step that changed runs again")
+	assert.NotContains(t, stderr.String(), "01-solved", "the step that did not change comes from the cache")
+	assert.Contains(t, stdout.String(), "3 of 3 tasks", "the progress counts the task just done")
+	assert.Contains(t, stdout.String(), "Every task of every step is done", "and the course is finished")
+}
+
+// syncBuffer is a buffer that watch can write while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestWatch(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	var out syncBuffer
+	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &out, &out)
+	require.NoError(t, err, "newAppAt")
+
+	wctx, stop := context.WithCancel(ctx(t))
+	defer stop()
+	done := make(chan int, 1)
+	go func() { done <- a.watch(wctx, []string{"02"}) }()
+
+	// waitFor polls the output, boundedly: each check runs go vet and go test.
+	waitFor := func(what string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for strings.Count(out.String(), what) < n {
+			if time.Now().After(deadline) {
+				require.FailNow(t, "watch did not print "+what, "waited 2 minutes for %q (×%d); output so far:\n%s", what, n, out.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitFor("Watching 02-unsolved", 1)
+	assert.Contains(t, out.String(), "✗ task 1", "the first check: red")
+
+	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
+	waitFor("──── 02-unsolved changed ────", 1)
+	waitFor("Watching 02-unsolved", 2)
+	assert.Contains(t, out.String(), "✓ 02-unsolved is done", "the check after the save: green")
+
+	stop()
+	select {
+	case code := <-done:
+		assert.Equal(t, exitOK, code, "watch's exit code after Ctrl-C")
+	case <-time.After(time.Minute):
+		require.FailNow(t, "watch did not return within a minute of its context ending")
+	}
+}
