@@ -102,7 +102,7 @@ func TestPoll(t *testing.T) {
 			cancel(errClosing)
 			synctest.Wait()
 			if !run.returned() {
-				assert.Fail(t, "Poll was still running after its context was cancelled at 6s, in the middle of the poll that started at 5s; want the context that poll was given to end with Poll's, so that it stops and Poll returns (task 1: pass ctx to poll, not context.Background())")
+				assert.Fail(t, "Poll was still running after its context was cancelled at 6s, in the middle of the poll that started at 5s; want the context that poll was given to end with Poll's, so that it stops, and Poll to return (task 1: pass ctx itself to poll, not context.Background(), and wait in a select beside ctx.Done())")
 			}
 			select {
 			case ended := <-secondPoll:
