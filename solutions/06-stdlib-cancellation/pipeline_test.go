@@ -163,8 +163,8 @@ func TestPipelineLeavesNoGoroutineBehind(t *testing.T) {
 
 // totalsRun is a call to Totals running in a goroutine of its own.
 type totalsRun struct {
-	done   chan struct{} // closed when Totals has returned or panicked
-	err    error         // what Totals returned; read it only once done is closed
+	done       chan struct{} // closed when Totals has returned or panicked
+	err        error         // what Totals returned; read it only once done is closed
 	panicValue any           // what Totals panicked with, if it did
 }
 
