@@ -54,6 +54,9 @@ func lateAnswer(t testing.TB) (*httptest.ResponseRecorder, error) {
 		require.Fail(t, "menu had not answered 10s after the stock service was released")
 	}
 	stock.Await(t, 1, 10*time.Second)
+	// The fake's server and the menu's kept-alive connection to it are not
+	// the menu's goroutines: close them before counting.
+	require.NoError(t, stock.Close(), "closing the fake stock service")
 	return menu.Rec, goleak.Find(before)
 }
 

@@ -39,6 +39,7 @@ func TestNoGoroutineOutlivesTheRequest(t *testing.T) {
 			"%v, and 1s later the stock service was still working on its request: the menu left the call running, as version 2 did (task 1: give the request a context with http.NewRequestWithContext, and drop the goroutine and the channel)", menu)
 	}
 	stock.Await(t, 1, 5*time.Second)
+	require.NoError(t, stock.Close(), "closing the fake stock service")
 	assert.NoError(t, goleak.Find(before),
 		"%v and its stock call was cancelled, but goroutines it started are still running (task 1: no goroutine, no channel — call fetchStock on the handler's goroutine)", menu)
 }
@@ -64,6 +65,9 @@ func lateAnswer(t testing.TB) error {
 		require.Fail(t, "menu had not answered 10s after the stock service was released")
 	}
 	stock.Await(t, 1, 10*time.Second)
+	// The fake's server and the menu's kept-alive connection to it are not
+	// the menu's goroutines: close them before counting.
+	require.NoError(t, stock.Close(), "closing the fake stock service")
 	return goleak.Find(before)
 }
 

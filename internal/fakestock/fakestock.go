@@ -10,14 +10,15 @@
 //
 //	synctest.Test(t, func(t *testing.T) {
 //		fake := fakestock.New(fakestock.Reply{Delay: 10 * time.Second})
-//		client := inproc.New(fake).Client()
+//		srv := memnet.Serve(t, fake) // a real http.Server, in memory
+//		client := srv.Client()
 //		// … call the menu, which calls the fake through client …
 //		synctest.Wait()
 //		calls := fake.Calls()
 //		// calls[0].Outcome == fakestock.Abandoned, calls[0].Took() == time.Second
 //	})
 //
-// Serve the fake with internal/inproc for tests in virtual time, or with
+// Serve the fake with internal/memnet for tests in virtual time, or with
 // Loopback for the few tests whose point is a real TCP connection.
 package fakestock
 
@@ -149,7 +150,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	outcome := serve(w, r, reply)
 	s.end(Call{N: n, Reply: reply, Started: started, Ended: time.Now(), Outcome: outcome})
 	if outcome == Dropped {
-		// net/http (and inproc) close the connection without a response
+		// net/http closes the connection without a response
 		// when a handler panics with this value, and log nothing.
 		panic(http.ErrAbortHandler)
 	}

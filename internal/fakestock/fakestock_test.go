@@ -12,18 +12,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/inproc"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
 )
 
-// fetch calls the fake through an in-process transport and reads the whole
-// body, returning the status and body, or the first error.
-func fetch(ctx context.Context, s *Service) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://stock.test/stock", nil)
+// fetch calls the fake over a real HTTP connection in memory and reads the
+// whole body, returning the status and body, or the first error.
+func fetch(ctx context.Context, t testing.TB, s *Service) (int, string, error) {
+	srv := memnet.Serve(t, s)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/stock", nil)
 	if err != nil {
 		return 0, "", err
 	}
-	resp, err := inproc.New(s).Client().Do(req)
+	resp, err := srv.Client().Do(req)
 	if err != nil {
 		return 0, "", err
 	}
@@ -40,7 +41,7 @@ func TestService(t *testing.T) {
 			fake := New(Reply{Delay: 3 * time.Second})
 			var status int
 			var body string
-			go func() { status, body, _ = fetch(t.Context(), fake) }()
+			go func() { status, body, _ = fetch(t.Context(), t, fake) }()
 
 			time.Sleep(3*time.Second - time.Nanosecond)
 			synctest.Wait()
@@ -64,7 +65,7 @@ func TestService(t *testing.T) {
 			fake := New(Reply{Delay: 10 * time.Second})
 			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 			defer cancel()
-			_, _, err := fetch(ctx, fake)
+			_, _, err := fetch(ctx, t, fake)
 			assert.ErrorIs(t, err, context.DeadlineExceeded)
 			synctest.Wait()
 			calls := fake.Calls()
@@ -81,7 +82,7 @@ func TestService(t *testing.T) {
 				status int
 				body   string
 			}{{503, `{"error":"busy"}`}, {200, "not json"}, {200, "not json"}} {
-				status, body, err := fetch(t.Context(), fake)
+				status, body, err := fetch(t.Context(), t, fake)
 				require.NoError(t, err)
 				assert.Equal(t, want.status, status, "request %d", i+1)
 				assert.Equal(t, want.body, body, "request %d", i+1)
@@ -93,7 +94,7 @@ func TestService(t *testing.T) {
 	t.Run("sends an oversized body that is valid JSON of exactly Size bytes", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			const size = 3 << 20
-			_, body, err := fetch(t.Context(), New(Reply{Size: size}))
+			_, body, err := fetch(t.Context(), t, New(Reply{Size: size}))
 			require.NoError(t, err)
 			assert.Len(t, body, size)
 			assert.True(t, json.Valid([]byte(body)), "the oversized body should still be valid JSON")
@@ -105,7 +106,7 @@ func TestService(t *testing.T) {
 			fake := New(Reply{StallBody: true})
 			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 			defer cancel()
-			status, _, err := fetch(ctx, fake)
+			status, _, err := fetch(ctx, t, fake)
 			assert.Equal(t, http.StatusOK, status, "the headers should come at once")
 			assert.ErrorIs(t, err, context.DeadlineExceeded, "reading the body should fail at the deadline")
 			synctest.Wait()
@@ -119,7 +120,7 @@ func TestService(t *testing.T) {
 	t.Run("hangs up without a response when told to drop", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			fake := New(Reply{Delay: time.Second, Drop: true})
-			_, _, err := fetch(t.Context(), fake)
+			_, _, err := fetch(t.Context(), t, fake)
 			assert.ErrorIs(t, err, io.EOF)
 			synctest.Wait()
 			calls := fake.Calls()
@@ -144,7 +145,7 @@ func TestAwait(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			fake := New(Reply{Delay: time.Hour})
 			ctx, cancel := context.WithCancel(t.Context())
-			go fetch(ctx, fake)
+			go fetch(ctx, t, fake)
 			r := &fatalRecorder{TB: t}
 			calls := fake.Await(r, 1, time.Minute)
 			assert.Nil(t, calls)

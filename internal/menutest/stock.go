@@ -1,5 +1,5 @@
 // Package menutest holds what the menu steps' tests share: a fake stock
-// service wired to an in-process client, ways to call GET /menu and watch it
+// service behind a real http.Server and client over in-memory connections, ways to call GET /menu and watch it
 // in virtual time, and checks of the menu's answers.
 //
 // Each menu step (02, 03, 05) tests its own menuService; the scaffolding
@@ -19,21 +19,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/inproc"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
 )
 
-// StockURL is the stock URL the menu is given in tests. The in-process
-// transport ignores the host: every request goes to the fake.
+// StockURL is the stock URL the menu is given in tests. The client dials
+// nothing but the fake, whatever the host.
 const StockURL = "http://stock.test/stock"
 
-// Stock is a fake stock service reached through an in-process transport, so
-// that tests run inside a synctest bubble, in virtual time.
+// Stock is a fake stock service served by a real http.Server over in-memory
+// connections (internal/memnet), so that tests run inside a synctest bubble,
+// in virtual time, and the fake sees what it would see on the wire.
 type Stock struct {
 	*fakestock.Service
-	transport *inproc.Transport
+	server *memnet.Server
 
 	mu     sync.Mutex
-	bodies []io.Closer
+	bodies []*body // every response body handed to the menu
 }
 
 // NewStock returns a fake stock service that plays replies, for a test inside
@@ -58,8 +59,8 @@ func NewStock(t testing.TB, replies ...fakestock.Reply) *Stock {
 // test ends, it closes any response body the menu left open.
 func ServeStock(t testing.TB, fake *fakestock.Service, h http.Handler) *Stock {
 	t.Helper()
-	s := &Stock{Service: fake, transport: inproc.New(h)}
-	t.Cleanup(s.closeBodies)
+	s := &Stock{Service: fake, server: memnet.Serve(t, h)}
+	t.Cleanup(s.closeBodies) // before the server closes: cleanups run last-in, first-out
 	return s
 }
 
@@ -79,22 +80,62 @@ func (s *Stock) closeBodies() {
 	}
 }
 
-// Client is the http.Client to give the menu.
+// Client is the http.Client to give the menu: a real http.Transport that
+// reaches the fake, wrapped only to count the response bodies it hands out.
 func (s *Stock) Client() *http.Client { return &http.Client{Transport: s} }
 
-// RoundTrip serves req with the fake and remembers the body it hands out.
+// Conns is how many connections the menu opened to the fake: a cancelled
+// HTTP/1.1 request costs its connection, a completed one leaves it for reuse.
+func (s *Stock) Conns() int { return s.server.Conns() }
+
+// Close stops the fake at once, as a stock service that crashed would.
+func (s *Stock) Close() error { return s.server.Close() }
+
+// RoundTrip sends req to the fake and remembers the body it hands out.
 func (s *Stock) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := s.transport.RoundTrip(req)
+	resp, err := s.server.Transport().RoundTrip(req)
 	if err == nil {
+		b := &body{ReadCloser: resp.Body}
+		resp.Body = b
 		s.mu.Lock()
-		s.bodies = append(s.bodies, resp.Body)
+		s.bodies = append(s.bodies, b)
 		s.mu.Unlock()
 	}
 	return resp, err
 }
 
 // OpenBodies is how many response bodies the menu received and did not close.
-func (s *Stock) OpenBodies() int { return s.transport.OpenBodies() }
+func (s *Stock) OpenBodies() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	open := 0
+	for _, b := range s.bodies {
+		if !b.isClosed() {
+			open++
+		}
+	}
+	return open
+}
+
+// body is a response body that knows whether the menu closed it.
+type body struct {
+	io.ReadCloser
+	mu     sync.Mutex
+	closed bool
+}
+
+func (b *body) Close() error {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	return b.ReadCloser.Close()
+}
+
+func (b *body) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
+}
 
 // HoldUntil holds every request at the door until release is closed (or the
 // caller leaves), then lets h answer it. A test can then let the menu give up

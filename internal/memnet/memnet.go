@@ -1,0 +1,149 @@
+// Package memnet runs a real net/http server and client over in-memory
+// connections, so that tests of HTTP code can run inside a testing/synctest
+// bubble, where a ten-second delay costs no real time.
+//
+// Nothing here is a fake of net/http: the server is an *http.Server, the
+// client an *http.Transport, and requests and responses cross the
+// connection as HTTP/1.1 bytes. Only the sockets are in memory. So the
+// handler sees what it would see on the wire: its r.Context() carries no
+// deadline and no values of the client's, and it ends with context.Canceled
+// when the client hangs up — a client that gives up on an HTTP/1.1 request
+// closes its connection, and the server notices.
+//
+//	synctest.Test(t, func(t *testing.T) {
+//		srv := memnet.Serve(t, handler)
+//		resp, err := srv.Client().Get(srv.URL + "/stock")
+//		…
+//	})
+//
+// Create the server inside the bubble that uses it. It is closed, with its
+// connections, when the test ends.
+package memnet
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+)
+
+// Server is a real *http.Server reached through in-memory connections.
+type Server struct {
+	// URL is the server's base URL, "http://memnet.test". Any host in a
+	// request's URL reaches this server: the client dials nothing else.
+	URL string
+
+	srv    *http.Server
+	ln     *listener
+	tr     *http.Transport
+	served chan error // Serve's result
+	once   sync.Once
+	err    error
+}
+
+// Serve starts a real http.Server that serves h over in-memory connections,
+// and closes it, its connections and its client's idle connections when the
+// test ends.
+func Serve(t testing.TB, h http.Handler) *Server {
+	t.Helper()
+	ln := newListener()
+	s := &Server{URL: "http://memnet.test", srv: &http.Server{Handler: h}, ln: ln}
+	s.tr = &http.Transport{
+		DialContext: ln.dial,
+	}
+	s.served = make(chan error, 1)
+	go func() { s.served <- s.srv.Serve(ln) }()
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// Close stops the server at once, as a crashed or stopped service would:
+// open connections are closed, new ones are refused. Calling it again does
+// nothing.
+func (s *Server) Close() error {
+	s.once.Do(func() {
+		s.tr.CloseIdleConnections()
+		s.srv.Close() // closes the listener and every connection
+		if err := <-s.served; err != http.ErrServerClosed {
+			s.err = fmt.Errorf("memnet: the server stopped with %v; want http.ErrServerClosed", err)
+		}
+	})
+	return s.err
+}
+
+// Client returns an http.Client that reaches the server through a real
+// http.Transport (one per Server, so connections are kept and reused as
+// they would be in production) and has no timeout of its own.
+func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
+
+// Transport is the client's *http.Transport.
+func (s *Server) Transport() *http.Transport { return s.tr }
+
+// Conns is how many connections the server has accepted so far.
+func (s *Server) Conns() int { return s.ln.acceptedConns() }
+
+// listener is a net.Listener whose connections are made by dial.
+type listener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+
+	mu       sync.Mutex
+	dialled  int // dial calls so far, for a port number of each its own
+	accepted int // connections the server took
+}
+
+func newListener() *listener {
+	return &listener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+var serverAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}
+
+// dial makes a new connection to the listener, as a TCP connect would: it
+// fails if the listener is closed or ctx ends first.
+func (l *listener) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	l.mu.Lock()
+	l.dialled++
+	port := 40000 + l.dialled
+	l.mu.Unlock()
+	client, server := pipe(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port}, serverAddr)
+	select {
+	case l.conns <- server:
+		l.mu.Lock()
+		l.accepted++
+		l.mu.Unlock()
+		return client, nil
+	case <-l.done:
+		return nil, &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("connection refused: the memnet server is closed")}
+	case <-ctx.Done():
+		return nil, &net.OpError{Op: "dial", Net: network, Err: ctx.Err()}
+	}
+}
+
+func (l *listener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *listener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *listener) Addr() net.Addr { return serverAddr }
+
+func (l *listener) acceptedConns() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.accepted
+}
