@@ -30,7 +30,7 @@ func TestDialFeed(t *testing.T) {
 		require.NoError(t, err, "DialFeed(live ctx, %s) with the feed listening (task 3: dial with a net.Dialer's DialContext)", peer.addr)
 		t.Cleanup(func() { _ = feed.Close() })
 		server := peer.accept(t)
-		write(t, server, "pistachio 6437\nneopolitan 0\n")
+		writeFeed(t, server, "pistachio 6437\nneopolitan 0\n")
 		for _, want := range []string{"pistachio 6437", "neopolitan 0"} {
 			got, err := nextWithin(t, feed, t.Context())
 			assert.NoError(t, err, "Next(live ctx) with a line waiting (task 3)")
@@ -79,12 +79,12 @@ func TestConn(t *testing.T) {
 		feed, server := connectFeed(t)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
-		write(t, server, "pist") // half a line, then nothing
+		writeFeed(t, server, "pist") // half a line, then nothing
 		time.AfterFunc(20*time.Millisecond, func() { cancel(errClosing) })
 		_, err := nextWithin(t, feed, ctx)
 		require.ErrorIs(t, err, errClosing, "Next(ctx cancelled while it waited for the rest of a line) (task 3: return context.Cause(ctx))")
 
-		write(t, server, "achio 6437\n")
+		writeFeed(t, server, "achio 6437\n")
 		got, err := nextWithin(t, feed, t.Context())
 		assert.NoError(t, err, "Next(live ctx) after a Next whose context was cancelled; want the feed still readable (task 3: clear the read deadline before Next returns — SetReadDeadline(time.Time{}) — and keep the connection open)")
 		assert.Equal(t, "pistachio 6437", got, "Next(live ctx) after a cancelled Next, on a feed that sent \"pist\" before the cancel and \"achio 6437\\n\" after (task 3: read with f.readLine, which keeps a line cut short)")
@@ -94,7 +94,7 @@ func TestConn(t *testing.T) {
 		feed, server := connectFeed(t)
 		first, cancelFirst := context.WithCancel(context.Background())
 		defer cancelFirst()
-		write(t, server, "pistachio 6437\n")
+		writeFeed(t, server, "pistachio 6437\n")
 		got, err := nextWithin(t, feed, first)
 		require.NoError(t, err, "Next(live ctx) with a line waiting (task 3)")
 		require.Equal(t, "pistachio 6437", got, "Next(live ctx) with a line waiting (task 3)")
@@ -110,7 +110,7 @@ func TestConn(t *testing.T) {
 
 	t.Run("Next returns the cause without reading when the context has already ended", func(t *testing.T) {
 		feed, server := connectFeed(t)
-		write(t, server, "pistachio 6437\n")
+		writeFeed(t, server, "pistachio 6437\n")
 		time.Sleep(20 * time.Millisecond) // let the line reach this side
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(errClosing)
@@ -192,8 +192,8 @@ func connectFeed(t *testing.T) (*Feed, net.Conn) {
 	return newFeed(conn), peer.accept(t)
 }
 
-// write sends s from the server side of the feed.
-func write(t *testing.T, server net.Conn, s string) {
+// writeFeed sends s from the server side of the feed.
+func writeFeed(t *testing.T, server net.Conn, s string) {
 	t.Helper()
 	_, err := io.WriteString(server, s)
 	require.NoError(t, err, "the fake stock feed writing %q", s)

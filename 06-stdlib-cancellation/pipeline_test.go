@@ -76,7 +76,7 @@ func TestPipeline(t *testing.T) {
 				return
 			}
 			assert.ErrorIs(t, run.err, errClosing, "Totals' error after its context was cancelled with the cause %q (task 2: return context.Cause(ctx))", errClosing)
-			assertClosed(t, totals, "Totals returned after its context was cancelled, but left totals open; want it closed on every way out (task 2: defer close(totals))")
+			assertTotalsClosed(t, totals, "Totals returned after its context was cancelled, but left totals open; want it closed on every way out (task 2: defer close(totals))")
 		})
 	})
 
@@ -102,7 +102,7 @@ func TestPipeline(t *testing.T) {
 				return
 			}
 			assert.ErrorIs(t, run.err, errClosing, "Totals' error after its context was cancelled with the cause %q (task 2: return context.Cause(ctx))", errClosing)
-			assertClosed(t, totals, "Totals returned after its context was cancelled, but left totals open; want it closed on every way out (task 2: defer close(totals))")
+			assertTotalsClosed(t, totals, "Totals returned after its context was cancelled, but left totals open; want it closed on every way out (task 2: defer close(totals))")
 		})
 	})
 }
@@ -223,8 +223,8 @@ func (r *totalsRun) finish(t *testing.T, orders chan Order, totals <-chan Total)
 	}
 }
 
-// assertClosed checks, without waiting, that totals is closed and empty.
-func assertClosed(t *testing.T, totals <-chan Total, msg string) {
+// assertTotalsClosed checks, without waiting, that totals is closed and empty.
+func assertTotalsClosed(t *testing.T, totals <-chan Total, msg string) {
 	t.Helper()
 	select {
 	case total, ok := <-totals:
