@@ -9,8 +9,3 @@
 // signals, errgroup, semaphore and singleflight. Together they are the talk's
 // table of the APIs that accept an AbortSignal, done the Go way.
 package platform
-
-import "errors"
-
-// errNotImplemented is what the stubs return until you write them.
-var errNotImplemented = errors.New("not implemented yet: see this step's README")
