@@ -96,10 +96,13 @@ func TestPool(t *testing.T) {
 			}
 			for _, name := range []string{"daily", "weekly"} {
 				if at := r.startedAt(name); at >= 0 {
-					assert.Fail(t, fmt.Sprintf("the %s report was rendered at %v, for a caller who had left and while the year-end report held the only renderer; "+
-						"want it never rendered (task 8: when Acquire fails, return its error: you hold no renderer, so render nothing and release nothing)", name, at))
+					assert.Fail(t, fmt.Sprintf("the %s report was rendered at %v, while the year-end report held the pool's only renderer; want it never rendered: "+
+						"its caller gave up before a renderer came free (task 8: when Acquire fails, return: you hold no renderer, so render nothing and release nothing)", name, at))
 				}
 			}
+
+			assert.Equal(t, int64(1), r.mostBusy(), "a pool of 1 renderer had %d busy at once; want 1 "+
+				"(task 8: when Acquire fails, you hold nothing: release nothing and render nothing)", r.mostBusy())
 
 			yearEnd.await(time.Minute)
 			daily.await(time.Minute)

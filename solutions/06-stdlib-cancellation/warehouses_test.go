@@ -81,15 +81,16 @@ func TestWarehouses(t *testing.T) {
 			}
 			for _, name := range []string{"east", "north"} {
 				calls := w.fakes[name].Calls()
-				if assert.Len(t, calls, 1, "%s's stock service at 1s, when south failed: it should have seen one request, ended (task 7)", name) {
+				if assert.Len(t, calls, 1, "%s's stock service at 1s, when south failed, had %s; want one, abandoned at 1s "+
+					"(task 7: make each request with the group's context from errgroup.WithContext, which ends at the first failure)", name, requests(w.fakes[name])) {
 					assert.Equal(t, fakestock.Abandoned, calls[0].Outcome,
 						"%s's stock service saw its request %s; want it abandoned the moment south failed "+
 							"(task 7: make each request with the group's context from errgroup.WithContext, not the caller's)", name, calls[0])
 					assert.Equal(t, time.Second, calls[0].Took(), "%s's request %s; want abandoned at 1s, when south failed (task 7)", name, calls[0])
 				}
 			}
-			assert.Zero(t, w.fakes["west"].Started(),
-				"west's stock service was asked after south had failed; once one warehouse fails the count is over: ask no one else (task 7)")
+			assert.Zero(t, w.fakes["west"].Started(), "west's stock service got %s; want none: with limit 3, west waits for a slot, "+
+				"and once south has failed the count is over (task 7: Group.SetLimit, and the group's context)", requests(w.fakes["west"]))
 			total.await(time.Minute) // a wrong answer may still be waiting for north
 		})
 	})
@@ -113,11 +114,13 @@ func TestWarehouses(t *testing.T) {
 			}
 			for _, name := range []string{"east", "north"} {
 				calls := w.fakes[name].Calls()
-				if assert.Len(t, calls, 1, "%s's stock service when the caller left at 2s: it should have seen one request, ended (task 7)", name) {
+				if assert.Len(t, calls, 1, "%s's stock service when the caller left at 2s had %s; want one, abandoned at 2s "+
+					"(task 7: ask at once, up to the limit, with a group's context derived from ctx)", name, requests(w.fakes[name])) {
 					assert.Equal(t, fakestock.Abandoned, calls[0].Outcome, "%s's request %s; want abandoned when the caller left (task 7: derive the group's context from ctx)", name, calls[0])
 				}
 			}
-			assert.Zero(t, w.fakes["south"].Started(), "south's stock service was asked after the caller had left (task 7)")
+			assert.Zero(t, w.fakes["south"].Started(), "south's stock service got %s; want none: with limit 2, south waits for a slot, "+
+				"and once the caller has left the count is over (task 7: Group.SetLimit, and a group's context derived from ctx)", requests(w.fakes["south"]))
 			total.await(time.Minute)
 		})
 	})
@@ -165,6 +168,12 @@ func newWarehouses(t testing.TB, replies map[string]fakestock.Reply) *warehouses
 		fake.ServeHTTP(rw, r)
 	}))
 	return w
+}
+
+// requests says what a fake stock service got: "2 request(s) (1 in flight;
+// ended: request 1 abandoned after 1s)".
+func requests(fake *fakestock.Service) string {
+	return fmt.Sprintf("%d request(s) (%d in flight; ended: %v)", fake.Started(), fake.InFlight(), fake.Calls())
 }
 
 // mostInFlight is the largest number of requests the warehouses were
