@@ -66,7 +66,9 @@ func TotalStock(ctx context.Context, client *http.Client, urls []string, limit i
 	for i, url := range urls {
 		// Go blocks while limit requests are running, and it looks at no
 		// context while it waits. When it returns, a sibling may have
-		// failed in the meantime, or the caller may have left.
+		// failed in the meantime, or the caller may have left. (TryGo
+		// never waits: it starts f only if a slot is free now, for a
+		// caller who would rather skip a warehouse than queue for it.)
 		g.Go(func() error {
 			// So look before doing anything. http.Client.Do would also
 			// return at once on a context that has ended; work that costs
