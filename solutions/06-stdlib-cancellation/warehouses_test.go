@@ -124,6 +124,22 @@ func TestWarehouses(t *testing.T) {
 			total.await(time.Minute)
 		})
 	})
+
+	t.Run("a caller who has already left asks no one and gets its error", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			w := newWarehouses(t, map[string]fakestock.Reply{"north": {}, "south": {}})
+			ctx, leave := context.WithCancel(t.Context())
+			leave()
+			total := goCall(func() (Levels, error) { return TotalStock(ctx, w.client, w.urls, 2) })
+			total.await(time.Minute)
+			require.True(t, total.returned(), "TotalStock for a caller who had already left %v; want it to return at once (task 7)", total)
+			assert.ErrorIs(t, total.err, context.Canceled, "TotalStock for a caller who had already left returned (%v, %v); want its context's error, "+
+				"not an empty total (task 7: if you stop before Go on a context that has ended, still return why)", total.got, total.err)
+			for _, name := range []string{"north", "south"} {
+				assert.Zero(t, w.fakes[name].Started(), "%s's stock service got %s from a caller who had already left; want none (task 7)", name, requests(w.fakes[name]))
+			}
+		})
+	})
 }
 
 // warehouses are fake stock services, one per warehouse, each at its own
