@@ -51,7 +51,7 @@ func TestWarehouses(t *testing.T) {
 			require.True(t, total.returned(), "TotalStock(5 warehouses, limit 2) %v; want it to return (task 7)", total)
 			assert.NoError(t, total.err, "TotalStock(5 warehouses, limit 2) (task 7)")
 			assert.Equal(t, 2, w.mostInFlight(),
-				"TotalStock(5 warehouses, limit 2) had %d requests in flight at once at most; want 2 (task 7: errgroup.Group.SetLimit)", w.mostInFlight())
+				"TotalStock(5 warehouses, limit 2) had %d request(s) in flight at once at most; want 2 (task 7: errgroup.Group.SetLimit)", w.mostInFlight())
 			assert.Equal(t, 5*fakestock.Flavours[0].Stock, total.got[fakestock.Flavours[0].Name],
 				"TotalStock(5 warehouses, limit 2): %s, added up over the 5 (task 7)", fakestock.Flavours[0].Name)
 			assert.Equal(t, 3*time.Second, total.took,
