@@ -62,7 +62,11 @@ func TestMain(m *testing.M) {
 // helperEnviron is the environment of a helper process named name, linked to
 // l (if not nil), with extra variables ("KEY=value") on top of this process's own.
 func helperEnviron(l *link, name string, extra ...string) []string {
-	env := append(os.Environ(), helperEnv+"="+name)
+	// Under -race, a program that exits with status 0 first sleeps for a
+	// second (GORACE's atexit_sleep_ms), in case another thread has a race
+	// to report. The helpers have no time to lose.
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	env := append(os.Environ(), helperEnv+"="+name, "GORACE="+gorace)
 	if l != nil {
 		env = append(env, linkEnv+"="+l.ln.Addr().String())
 	}
@@ -137,7 +141,8 @@ type heard struct {
 
 type linkConn struct {
 	conn  net.Conn
-	hello string        // "hello NAME PID", once it said so
+	hello string        // "NAME: hello NAME PID", once it said so
+	pid   int           // PID, from hello
 	gone  chan struct{} // closed when the helper's end closed: it exited
 }
 
@@ -181,12 +186,24 @@ func (l *link) read(c *linkConn) {
 		l.mu.Lock()
 		if c.hello == "" {
 			c.hello = lines.Text()
+			fmt.Sscanf(c.hello, "%s hello %s %d", new(string), new(string), &c.pid)
 		}
-		l.lines = append(l.lines, heard{lines.Text(), time.Now()})
-		close(l.news)
-		l.news = make(chan struct{})
+		l.record(lines.Text())
 		l.mu.Unlock()
 	}
+	// The helper's end closed: the process has exited. Say so, under its
+	// name, as if it had.
+	l.mu.Lock()
+	name, _, _ := strings.Cut(c.hello, ":")
+	l.record(name + ": (exited: its end of the link closed)")
+	l.mu.Unlock()
+}
+
+// record keeps a line a helper said. Call it with l.mu held.
+func (l *link) record(text string) {
+	l.lines = append(l.lines, heard{text, time.Now()})
+	close(l.news)
+	l.news = make(chan struct{})
 }
 
 // hangUp tells every helper process the test is over: each one still running
@@ -225,17 +242,35 @@ func (l *link) finish(t testing.TB) {
 		case <-deadline.C:
 		}
 		t.Errorf("helper process %q was still running %v after the test hung up: a child process outlived its test. Killing it.", c.hello, patience)
-		var name string
-		var pid int
-		if _, err := fmt.Sscanf(c.hello, "%s hello %s %d", new(string), &name, &pid); err == nil {
-			if p, err := os.FindProcess(pid); err == nil {
-				p.Kill()
-			}
+		if p, err := os.FindProcess(c.pid); c.pid != 0 && err == nil {
+			p.Kill()
 		}
 		c.conn.Close()
 		deadline.Reset(patience)
 	}
 	l.readers.Wait()
+}
+
+// drain waits, at most patience, until every line the process pid said is
+// in: until its end of the link has closed. Call it once it has exited.
+func (l *link) drain(pid int) {
+	l.mu.Lock()
+	var gone []chan struct{}
+	for _, c := range l.conns {
+		if c.pid == pid {
+			gone = append(gone, c.gone)
+		}
+	}
+	l.mu.Unlock()
+	timeout := time.NewTimer(patience)
+	defer timeout.Stop()
+	for _, g := range gone {
+		select {
+		case <-g:
+		case <-timeout.C:
+			return
+		}
+	}
 }
 
 // await waits, at most patience, for a helper to say a line that begins with
@@ -290,7 +325,7 @@ func (l *link) transcript() string {
 type process struct {
 	cmd      *exec.Cmd
 	output   lockedBuffer  // its stdout and stderr
-	done     chan struct{} // closed once it has exited and been waited for
+	done     chan struct{} // closed once it has exited, been waited for, and all it said is heard
 	exitedAt time.Time     // when; read it once done is closed
 }
 
@@ -311,21 +346,25 @@ func startHelper(t testing.TB, l *link, name string, env ...string) *process {
 		defer close(p.done)
 		p.cmd.Wait()
 		p.exitedAt = time.Now()
+		l.drain(p.cmd.Process.Pid) // so that, once done is closed, all it said is heard
 	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-			return
-		default:
-		}
-		p.cmd.Process.Kill()
-		select {
-		case <-p.done:
-		case <-time.After(patience):
-			t.Errorf("helper process %s (pid %d) killed, but still not waited for after %v", name, p.cmd.Process.Pid, patience)
-		}
-	})
+	t.Cleanup(func() { p.kill(t) })
 	return p
+}
+
+// kill kills the process if it is still running, and waits for it.
+func (p *process) kill(t testing.TB) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	p.cmd.Process.Kill()
+	select {
+	case <-p.done:
+	case <-time.After(patience):
+		t.Errorf("helper process %s killed, but still not waited for after %v", p.cmd, patience)
+	}
 }
 
 // wait waits at most d for the process to exit, and reports whether it did.

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,6 +48,9 @@ func TestShutdown(t *testing.T) {
 			return
 		}
 		svc.feed(t, feed, "first half, ")
+		if !svc.hear(t, "service: upload read ", "the upload's handler read the first half of the body", "task 6: Serve serves h on ln") {
+			return
+		}
 
 		sent := svc.interrupt(t)
 		if !svc.hear(t, "service: listener closed", "its listener was closed after SIGINT", "task 6: signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM) tells Serve; then Server.Shutdown closes the listener") {
@@ -90,33 +94,41 @@ func TestShutdown(t *testing.T) {
 		assert.Less(t, svc.proc.exitedAt.Sub(sent), grace, "the service exited %v after SIGINT; want it to exit as soon as its last request finished, well within the grace of %v (task 6: Server.Shutdown returns once no request is in flight)", svc.proc.exitedAt.Sub(sent), grace)
 	})
 
-	t.Run("cancels a request that outlives the grace, and still exits", func(t *testing.T) {
+	t.Run("on SIGTERM, cancels a request that outlives the grace, and still exits", func(t *testing.T) {
 		const grace = 100 * time.Millisecond
 		l := newLink(t)
 		svc := startService(t, l, grace)
 		if svc == nil {
 			return
 		}
-		wait := svc.request(t, http.MethodGet, "/wait", nil)
+		svc.request(t, http.MethodGet, "/wait", nil) // answered when the test ends
 		if !svc.hear(t, "service: wait started", "the handler of GET /wait started", "task 6: Serve serves h on ln") {
 			return
 		}
 
-		sent := svc.interrupt(t)
+		// SIGTERM is what kill, systemd, Docker and Kubernetes send.
+		sent := svc.signal(t, syscall.SIGTERM)
 		ended, ok := l.await("service: wait ended", svc.proc.done)
 		if !ok {
-			if _, returned := l.await("service: Serve returned", svc.proc.done); !returned {
-				assert.Fail(t, fmt.Sprintf("Serve was still shutting down %v after SIGINT, with a grace of %v and a request that never ends by itself; want it to stop waiting once the grace is over (task 6: give Shutdown a deadline: context.WithTimeout(context.WithoutCancel(ctx), grace)). The service said: %s", patience, grace, l.transcript()))
+			if _, shutdown := l.await("service: listener closed", svc.proc.done); !shutdown {
+				assert.Fail(t, fmt.Sprintf("the service did not shut down gracefully on SIGTERM (%s); want Serve to stop on SIGTERM as on SIGINT (task 6: list both — signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)). The service said: %s", svc.state(), l.transcript()))
+			} else if _, returned := l.await("service: Serve returned", svc.proc.done); !returned {
+				assert.Fail(t, fmt.Sprintf("Serve was still shutting down %v after SIGTERM, with a grace of %v and a request that never ends by itself; want it to stop waiting once the grace is over (task 6: give Shutdown a deadline: context.WithTimeout(context.WithoutCancel(ctx), grace)). The service said: %s", patience, grace, l.transcript()))
 			} else {
 				assert.Fail(t, fmt.Sprintf("the context of GET /wait, a request still running when the grace of %v was over, never ended; want it cancelled then, so that its handler stops (task 6: when Shutdown returns with the grace over, cancel what is left: Server.Close, or cancel the base context). The service said: %s", grace, l.transcript()))
 			}
-		} else {
-			assert.GreaterOrEqual(t, ended.at.Sub(sent), grace, "the context of GET /wait ended %v after SIGINT; want it to live until the grace of %v is over (task 6: BaseContext must not return the signal's context: it ends at Ctrl-C). The service said: %s", ended.at.Sub(sent), grace, l.transcript())
+			return
+		}
+		if early := ended.at.Sub(sent); early < grace {
+			why := "task 6: Shutdown needs a context of its own, with the grace as its deadline — given the signal's context, already cancelled, it gives up at once — and Close comes only after it"
+			if strings.Contains(ended.text, "signal") {
+				why = "task 6: BaseContext must not return the signal's context, which ends at Ctrl-C and every request with it: context.WithoutCancel"
+			}
+			assert.Fail(t, fmt.Sprintf("the context of GET /wait ended %v after SIGTERM; want it to live until the grace of %v is over (%s). The service said: %s", early, grace, why, l.transcript()))
 		}
 		if svc.exited(t, patience, fmt.Sprintf("with a grace of %v", grace)) {
-			t.Logf("the service exited %v after SIGINT with exit code %d", svc.proc.exitedAt.Sub(sent), svc.proc.cmd.ProcessState.ExitCode())
+			t.Logf("the service exited %v after SIGTERM with exit code %d", svc.proc.exitedAt.Sub(sent), svc.proc.cmd.ProcessState.ExitCode())
 		}
-		wait.result(t)
 	})
 
 	t.Run("stops at once on a second SIGINT", func(t *testing.T) {
@@ -129,7 +141,7 @@ func TestShutdown(t *testing.T) {
 		if svc == nil {
 			return
 		}
-		wait := svc.request(t, http.MethodGet, "/wait", nil)
+		svc.request(t, http.MethodGet, "/wait", nil) // answered when the test ends
 		if !svc.hear(t, "service: wait started", "the handler of GET /wait started", "task 6: Serve serves h on ln") {
 			return
 		}
@@ -141,7 +153,31 @@ func TestShutdown(t *testing.T) {
 		if svc.exited(t, patience, fmt.Sprintf("after a second SIGINT, with a grace of %v and a request that never ends by itself; want the second Ctrl-C to stop it at once (task 6: call stop() as soon as the first signal arrives: it gives SIGINT its default behaviour back, which ends the process)", grace)) {
 			t.Logf("the service exited %v after the second SIGINT (%v)", svc.proc.exitedAt.Sub(sent), svc.proc.cmd.ProcessState)
 		}
-		wait.result(t)
+	})
+
+	t.Run("a SIGHUP still ends the service at once, without a graceful shutdown", func(t *testing.T) {
+		if signal.Ignored(syscall.SIGHUP) {
+			t.Skip("this test process was started with SIGHUP ignored (nohup does that), and so is the service it starts: SIGHUP cannot end it")
+		}
+		const grace = time.Minute
+		l := newLink(t)
+		svc := startService(t, l, grace)
+		if svc == nil {
+			return
+		}
+		svc.request(t, http.MethodGet, "/wait", nil) // answered when the test ends
+		if !svc.hear(t, "service: wait started", "the handler of GET /wait started", "task 6: Serve serves h on ln") {
+			return
+		}
+		if err := svc.proc.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+			t.Fatalf("sending SIGHUP to the service: %v", err)
+		}
+		// Either it dies, or it begins to shut down and says so.
+		if _, shutdown := l.await("service: listener closed", svc.proc.done); shutdown {
+			assert.Fail(t, fmt.Sprintf("the service began a graceful shutdown on SIGHUP; want SIGHUP to keep its default and end it at once: Serve stops only on SIGINT and SIGTERM (task 6: list them — signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM). With no signal listed it relays every one, even SIGURG, which the Go runtime sends itself to preempt goroutines). The service said: %s", l.transcript()))
+			return
+		}
+		svc.exited(t, patience, "after SIGHUP, whose default is to end the process at once")
 	})
 }
 
@@ -199,11 +235,27 @@ func (s *service) hear(t *testing.T, prefix, what, task string) bool {
 // interrupt sends SIGINT to the service, as Ctrl-C would, and returns when.
 func (s *service) interrupt(t *testing.T) time.Time {
 	t.Helper()
+	return s.signal(t, os.Interrupt)
+}
+
+// signal sends sig to the service, and returns when.
+func (s *service) signal(t *testing.T, sig os.Signal) time.Time {
+	t.Helper()
 	sent := time.Now()
-	if err := s.proc.cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Errorf("sending SIGINT to the service: %v", err)
+	if err := s.proc.cmd.Process.Signal(sig); err != nil {
+		t.Errorf("sending %v to the service: %v", sig, err)
 	}
 	return sent
+}
+
+// state says whether the service is still running, or how it exited.
+func (s *service) state() string {
+	select {
+	case <-s.proc.done:
+		return "it exited: " + s.proc.cmd.ProcessState.String()
+	default:
+		return "it is still running"
+	}
 }
 
 // exited waits at most d for the service to exit, and reports whether it
@@ -266,6 +318,8 @@ func (s *service) request(t *testing.T, method, path string, body io.Reader) *pe
 		p.status, p.body, p.err = resp.StatusCode, string(b), err
 	}()
 	t.Cleanup(func() {
+		// The test is over: a request still in flight ends with the service.
+		s.proc.kill(t)
 		if c, ok := body.(io.Closer); ok {
 			c.Close()
 		}
@@ -309,15 +363,26 @@ func helperService() int {
 
 	var handlers sync.WaitGroup
 	mux := http.NewServeMux()
-	// POST /upload reads its whole body, then says what it saw.
+	// POST /upload reads its whole body, saying how far it got, then
+	// says what it saw.
 	mux.HandleFunc("POST /upload", func(w http.ResponseWriter, r *http.Request) {
 		handlers.Add(1)
 		defer handlers.Done()
 		link.say("upload started")
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			link.say("upload failed: %v", err)
-			return
+		var body []byte
+		for buf := make([]byte, 64); ; {
+			n, err := r.Body.Read(buf)
+			if n > 0 {
+				body = append(body, buf[:n]...)
+				link.say("upload read %d bytes", len(body))
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				link.say("upload failed: %v", err)
+				return
+			}
 		}
 		var answer struct {
 			Received    int    `json:"received"`

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -64,14 +65,13 @@ func TestReport(t *testing.T) {
 		l := newLink(t)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
-		g := Generator{Path: exe, Env: helperEnviron(l, "report-polite"), Grace: patience}
+		g := Generator{Path: exe, Env: helperEnviron(l, "report-polite"), Grace: 2 * time.Second}
 		run := startReport(ctx, g)
 		if !run.awaitReady(t, l, "report-polite") {
 			return
 		}
 
-		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, "a generator that stops when it gets SIGTERM",
-			"task 5: exec.CommandContext, not exec.Command: only a command made with a context watches it") {
+		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, "report-polite") {
 			return
 		}
 		assert.ErrorIs(t, run.err, errClosing, "Run's error once its context was cancelled with the cause %q was %q; want that cause: the exit status (\"signal: terminated\", \"exit status 1\") does not say why (task 5: when ctx.Err() is not nil, return context.Cause(ctx))", errClosing, run.err)
@@ -93,8 +93,7 @@ func TestReport(t *testing.T) {
 			return
 		}
 
-		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, fmt.Sprintf("a generator that ignores SIGTERM, with a grace of %v", grace),
-			"task 5: set Cmd.WaitDelay to the grace: Cmd.Cancel only asks, WaitDelay kills once the grace is over") {
+		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, "report-stubborn") {
 			return
 		}
 		assert.GreaterOrEqual(t, run.took, grace, "Run of a generator that ignores SIGTERM returned %v after its context was cancelled; want it given its grace of %v first (task 5: ask with Cmd.Cancel, and kill only after Cmd.WaitDelay — the default Cancel kills at once)", run.took, grace)
@@ -113,8 +112,7 @@ func TestReport(t *testing.T) {
 			return
 		}
 
-		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, fmt.Sprintf("a generator that exits on SIGTERM but leaves behind a process of its own that holds the output open, with a grace of %v", grace),
-			"task 5: set Cmd.WaitDelay: it also bounds how long Wait reads the output after the program has exited") {
+		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, "report-orphaning") {
 			return
 		}
 		assert.ErrorIs(t, run.err, errClosing, "Run's error once its context was cancelled with the cause %q was %q; want that cause (task 5: when ctx.Err() is not nil, return context.Cause(ctx))", errClosing, run.err)
@@ -125,6 +123,7 @@ func TestReport(t *testing.T) {
 
 // reportRun is a call to Generator.Run in a goroutine of its own.
 type reportRun struct {
+	grace    time.Duration // the generator's
 	done     chan struct{} // closed when Run has returned
 	out      []byte        // what Run returned; read them only once done is closed
 	err      error
@@ -133,7 +132,7 @@ type reportRun struct {
 }
 
 func startReport(ctx context.Context, g Generator) *reportRun {
-	r := &reportRun{done: make(chan struct{})}
+	r := &reportRun{grace: g.Grace, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
 		r.out, r.err = g.Run(ctx)
@@ -161,22 +160,34 @@ func (r *reportRun) awaitReady(t *testing.T, l *link, name string) bool {
 	return false
 }
 
-// cancelAndAwait calls cancel, then waits at most patience for Run to
-// return, and reports whether it did. If it did not, it fails the test with
-// what and task, hangs up the link so that the helpers exit and Run returns,
-// and waits for that.
-func (r *reportRun) cancelAndAwait(t *testing.T, l *link, cancel func(), what, task string) bool {
+// cancelAndAwait calls cancel, then waits for Run to return, at most the
+// generator's grace and two seconds, and reports whether it did. If it did
+// not, it fails the test, saying why from what the generator called name
+// told the link; it hangs up the link so that the helpers exit and Run
+// returns, and waits for that.
+func (r *reportRun) cancelAndAwait(t *testing.T, l *link, cancel func(), name string) bool {
 	t.Helper()
+	bound := r.grace + 2*time.Second
 	cancelled := time.Now()
 	cancel()
 	select {
 	case <-r.done:
 		r.took = r.returned.Sub(cancelled)
 		return true
-	case <-time.After(patience):
+	case <-time.After(bound):
 	}
-	t.Errorf("Run of %s had not returned %v after its context was cancelled; want it to return once the grace is over (%s). The helpers said: %s",
-		what, patience, task, l.transcript())
+	said := l.transcript()
+	var why string
+	switch {
+	case strings.Contains(said, name+": (exited"):
+		why = "the generator has exited, but a process it started (a grandchild) still holds the output pipe open, and Run waits for the end of the output (task 5: set Cmd.WaitDelay: it also bounds how long Wait reads the output once the program has exited)"
+	case strings.Contains(said, name+": got SIGTERM"):
+		why = "the generator got SIGTERM, ignores it, and nothing killed it once the grace was over (task 5: set Cmd.WaitDelay to the grace: Cmd.Cancel only asks, WaitDelay kills)"
+	default:
+		why = "the generator never got SIGTERM: nothing asked it to stop (task 5: exec.CommandContext — exec.Command knows nothing of ctx — with a Cmd.Cancel that sends SIGTERM)"
+	}
+	t.Errorf("Run of the generator %s had not returned %v after its context was cancelled, with a grace of %v: %s. The helpers said: %s",
+		name, bound, r.grace, why, said)
 	l.hangUp()
 	r.wait(t)
 	return false
@@ -221,6 +232,7 @@ func helperReportPolite() int {
 	link.say("ready")
 	select {
 	case <-term:
+		link.say("got SIGTERM: cleaning up")
 		fmt.Println("interrupted: temporary files removed")
 		return 1
 	case <-link.hungUp:
@@ -231,12 +243,19 @@ func helperReportPolite() int {
 // helperReportStubborn writes one line and ignores SIGTERM: only a kill (or
 // the test hanging up) stops it.
 func helperReportStubborn() int {
-	signal.Ignore(syscall.SIGTERM)
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
 	link := dialLink()
 	fmt.Println("flavour,sold")
 	link.say("ready")
-	<-link.hungUp
-	return 0
+	for {
+		select {
+		case <-term:
+			link.say("got SIGTERM: ignoring it")
+		case <-link.hungUp:
+			return 0
+		}
+	}
 }
 
 // helperReportOrphaning starts a grandchild that inherits its standard
@@ -262,7 +281,8 @@ func helperReportOrphaning() int {
 	link.say("ready: started a grandchild, pid %d", grandchild.Process.Pid)
 	select {
 	case <-term:
-		return 1 // leaving the grandchild behind, on purpose
+		link.say("got SIGTERM: exiting, and leaving the grandchild behind")
+		return 1
 	case <-link.hungUp:
 		return 0
 	}
