@@ -249,6 +249,9 @@ func (l *link) finish(t testing.TB) {
 		deadline.Reset(patience)
 	}
 	l.readers.Wait()
+	if len(conns) > 0 {
+		t.Logf("the helper processes said: %s", l.transcript()) // go test -v shows it
+	}
 }
 
 // drain waits, at most patience, until every line the process pid said is

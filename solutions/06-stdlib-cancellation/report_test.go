@@ -96,6 +96,7 @@ func TestReport(t *testing.T) {
 		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, "report-stubborn") {
 			return
 		}
+		t.Logf("Run returned %v after its context was cancelled, with a grace of %v", run.took, grace)
 		assert.GreaterOrEqual(t, run.took, grace, "Run of a generator that ignores SIGTERM returned %v after its context was cancelled; want it given its grace of %v first (task 5: ask with Cmd.Cancel, and kill only after Cmd.WaitDelay — the default Cancel kills at once)", run.took, grace)
 		assert.ErrorIs(t, run.err, errClosing, "Run's error once its context was cancelled with the cause %q was %q; want that cause: \"signal: killed\" does not say why (task 5: when ctx.Err() is not nil, return context.Cause(ctx))", errClosing, run.err)
 		assert.Equal(t, "flavour,sold\n", string(run.out), "Run's output from a generator that wrote one line before it was killed; want that line (task 5)")
@@ -115,6 +116,7 @@ func TestReport(t *testing.T) {
 		if !run.cancelAndAwait(t, l, func() { cancel(errClosing) }, "report-orphaning") {
 			return
 		}
+		t.Logf("Run returned %v after its context was cancelled, with a grace of %v, the grandchild still holding the output", run.took, grace)
 		assert.ErrorIs(t, run.err, errClosing, "Run's error once its context was cancelled with the cause %q was %q; want that cause (task 5: when ctx.Err() is not nil, return context.Cause(ctx))", errClosing, run.err)
 		// The grandchild is still running; the link's clean-up ends it and
 		// fails the test if it does not exit.
