@@ -20,6 +20,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +30,7 @@ import (
 const (
 	helperEnv = "PLATFORM_TEST_HELPER" // the helper program to play
 	linkEnv   = "PLATFORM_TEST_LINK"   // where its test listens
+	parentEnv = "PLATFORM_TEST_PARENT" // set in the tests' own process
 
 	// patience bounds every wait of a test on a helper process. It is far
 	// longer than anything takes on a busy machine; only a wrong answer
@@ -56,6 +58,15 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(main())
 	}
+	if parent := os.Getenv(parentEnv); parent != "" {
+		// Started by these tests, with their environment but no helper
+		// to play: whoever started it dropped the environment it was
+		// given. Running the tests here would start more children, which
+		// would run the tests, and so on. Stop, and say why.
+		fmt.Fprintf(os.Stderr, "this test binary was started by its own tests (pid %s) without %s in its environment, so it has no helper to play: the command was not given the environment it was meant to have (task 5: set Cmd.Env to g.Env)\n", parent, helperEnv)
+		os.Exit(2)
+	}
+	os.Setenv(parentEnv, strconv.Itoa(os.Getpid()))
 	os.Exit(m.Run())
 }
 

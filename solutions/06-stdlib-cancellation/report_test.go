@@ -31,7 +31,7 @@ func TestReport(t *testing.T) {
 	t.Run("returns the report of a generator that finishes", func(t *testing.T) {
 		g := Generator{Path: exe, Args: []string{"-day", "2026-11-30"}, Env: helperEnviron(nil, "report-done"), Grace: patience}
 		out, err := g.Run(context.Background())
-		if !assert.NoError(t, err, "Run of a generator that writes its report and exits 0 (task 5: run g.Path with g.Args and g.Env, and return what it wrote to stdout: Cmd.Output)") {
+		if !assert.NoError(t, err, "Run of a generator that writes its report and exits 0 (task 5: run g.Path with g.Args and g.Env, and return what it wrote to stdout: Cmd.Output)%s", stderrOf(err)) {
 			return
 		}
 		assert.Equal(t, "report for 2026-11-30\nflavour,sold\nPistachio,12\n", string(out),
@@ -123,6 +123,17 @@ func TestReport(t *testing.T) {
 	})
 }
 
+// stderrOf is what a generator that failed wrote to its standard error, if
+// err carries it (Cmd.Output keeps it in the *exec.ExitError), for a failure
+// message.
+func stderrOf(err error) string {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && len(exit.Stderr) > 0 {
+		return fmt.Sprintf(". The generator wrote on stderr: %s", strings.TrimSpace(string(exit.Stderr)))
+	}
+	return ""
+}
+
 // reportRun is a call to Generator.Run in a goroutine of its own.
 type reportRun struct {
 	grace    time.Duration // the generator's
@@ -152,8 +163,8 @@ func (r *reportRun) awaitReady(t *testing.T, l *link, name string) bool {
 	}
 	select {
 	case <-r.done:
-		t.Errorf("Run returned (%q, %v) before the generator %s said it was ready; want Run to start the program and wait for it (task 5: exec.CommandContext(ctx, g.Path, g.Args...) with g.Env, and Cmd.Output). The helpers said: %s",
-			r.out, r.err, name, l.transcript())
+		t.Errorf("Run returned (%q, %v) before the generator %s said it was ready; want Run to start the program and wait for it (task 5: exec.CommandContext(ctx, g.Path, g.Args...) with g.Env, and Cmd.Output)%s. The helpers said: %s",
+			r.out, r.err, name, stderrOf(r.err), l.transcript())
 	default:
 		t.Errorf("the generator %s did not say it was ready within %v. The helpers said: %s", name, patience, l.transcript())
 		l.hangUp()
