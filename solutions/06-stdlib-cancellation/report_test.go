@@ -46,7 +46,7 @@ func TestReport(t *testing.T) {
 			assert.Equal(t, 3, exit.ExitCode(), "the exit code in Run's error (task 5)")
 		}
 		assert.NotErrorIs(t, err, context.Canceled, "Run of a generator that failed on its own, its context still live (task 5: blame the context only when ctx.Err() is not nil)")
-		assert.Equal(t, "flavour,sold\n", string(out), "Run's output from a generator that wrote one line, then failed; want what it wrote (task 5)")
+		assert.Equal(t, "flavour,sold\n", string(out), "Run's output from a generator that wrote one line on stdout, then failed; want that line, and only what it wrote on stdout (task 5: Cmd.Output, not CombinedOutput)")
 	})
 
 	t.Run("does not start the generator when the context has already ended", func(t *testing.T) {
@@ -193,7 +193,7 @@ func (r *reportRun) cancelAndAwait(t *testing.T, l *link, cancel func(), name st
 	var why string
 	switch {
 	case strings.Contains(said, name+": (exited"):
-		why = "the generator has exited, but a process it started (a grandchild) still holds the output pipe open, and Run waits for the end of the output (task 5: set Cmd.WaitDelay: it also bounds how long Wait reads the output once the program has exited)"
+		why = "the generator has exited, but a process it started (a grandchild) still holds the output pipe open, and Run waits for the end of the output (task 5: set Cmd.WaitDelay: it also bounds how long Wait reads the output once the program has exited — when Cmd.Output reads it; output you read yourself from Cmd.StdoutPipe before Wait is not bounded)"
 	case strings.Contains(said, name+": got SIGTERM"):
 		why = "the generator got SIGTERM, ignores it, and nothing killed it once the grace was over (task 5: set Cmd.WaitDelay to the grace: Cmd.Cancel only asks, WaitDelay kills)"
 	default:
