@@ -3,7 +3,8 @@
 // GET /debug/vars shows what the service has been through.
 //
 // This file is the server's shape, the same in every step of the workshop. It
-// is given complete; step 06 (to come) takes it apart. The lesson is in stock.go.
+// is given complete; step 06 (../06-stdlib-cancellation) takes it apart. The
+// lesson is in stock.go.
 //
 //	go run ./01-stock-service -addr 127.0.0.1:4000 -max-delay 10s
 //	go run ./01-stock-service -h2c   # HTTP/2 without TLS as well, for menu v3's -h2c

@@ -1,0 +1,229 @@
+package platform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests use real TCP connections on the loopback interface: the point
+// is what a blocked Read on a real socket does. Their waits are short, and
+// their limits generous: a correct Feed answers in microseconds.
+const feedPatience = 2 * time.Second
+
+func TestDialFeed(t *testing.T) {
+	leakcheck.Check(t)
+
+	t.Run("connects to the feed and reads it line by line", func(t *testing.T) {
+		peer := listenFeed(t)
+		feed, err := DialFeed(t.Context(), peer.addr)
+		require.NoError(t, err, "DialFeed(live ctx, %s) with the feed listening (task 3: dial with a net.Dialer's DialContext)", peer.addr)
+		t.Cleanup(func() { _ = feed.Close() })
+		server := peer.accept(t)
+		writeFeed(t, server, "pistachio 6437\nneopolitan 0\n")
+		for _, want := range []string{"pistachio 6437", "neopolitan 0"} {
+			got, err := nextWithin(t, feed, t.Context())
+			assert.NoError(t, err, "Next(live ctx) with a line waiting (task 3)")
+			assert.Equal(t, want, got, "Next(live ctx) on a feed that sent \"pistachio 6437\\nneopolitan 0\\n\" (task 3: return each line, without its newline)")
+		}
+	})
+
+	t.Run("does not connect when the context has already ended, and returns its cause", func(t *testing.T) {
+		peer := listenFeed(t)
+		errClosing := errors.New("the shop is closing")
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(errClosing)
+		feed, err := DialFeed(ctx, peer.addr)
+		if feed != nil {
+			_ = feed.Close()
+		}
+		assert.Nil(t, feed, "DialFeed(ctx that had already ended, %s) connected; want it to give up (task 3: net.Dial takes no context, a net.Dialer's DialContext does)", peer.addr)
+		assert.ErrorIs(t, err, errClosing, "DialFeed(ctx cancelled with the cause %q)'s error (task 3: when the dial failed because ctx ended, wrap context.Cause(ctx))", errClosing)
+	})
+}
+
+func TestConn(t *testing.T) {
+	leakcheck.Check(t)
+	errClosing := errors.New("the shop is closing")
+
+	t.Run("Next returns the cause as soon as the context is cancelled while it waits for a line", func(t *testing.T) {
+		feed, _ := connectFeed(t)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		time.AfterFunc(20*time.Millisecond, func() { cancel(errClosing) })
+		_, err := nextWithin(t, feed, ctx)
+		assert.ErrorIs(t, err, errClosing, "Next(ctx cancelled with the cause %q while it waited for a line)'s error (task 3: return context.Cause(ctx))", errClosing)
+		assert.False(t, errors.Is(err, os.ErrDeadlineExceeded), "Next returned the read deadline's error (%v) after its context was cancelled; want the context's cause — the deadline is only how Next got unblocked (task 3: return context.Cause(ctx))", err)
+	})
+
+	t.Run("Next returns context.DeadlineExceeded, not i/o timeout, at the context's deadline", func(t *testing.T) {
+		feed, _ := connectFeed(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, err := nextWithin(t, feed, ctx)
+		assert.ErrorIs(t, err, context.DeadlineExceeded, "Next(ctx that times out while it waits for a line)'s error (task 3: return context.Cause(ctx))")
+		assert.False(t, errors.Is(err, os.ErrDeadlineExceeded), "Next returned the read deadline's error (%v) at its context's deadline; want context.DeadlineExceeded (task 3: return context.Cause(ctx))", err)
+	})
+
+	t.Run("the feed reads on after a cancelled Next, from where it stopped", func(t *testing.T) {
+		feed, server := connectFeed(t)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		writeFeed(t, server, "pist") // half a line, then nothing
+		time.AfterFunc(20*time.Millisecond, func() { cancel(errClosing) })
+		_, err := nextWithin(t, feed, ctx)
+		require.ErrorIs(t, err, errClosing, "Next(ctx cancelled while it waited for the rest of a line) (task 3: return context.Cause(ctx))")
+
+		writeFeed(t, server, "achio 6437\n")
+		got, err := nextWithin(t, feed, t.Context())
+		assert.NoError(t, err, "Next(live ctx) after a Next whose context was cancelled; want the feed still readable (task 3: clear the read deadline before Next returns — SetReadDeadline(time.Time{}) — and keep the connection open)")
+		assert.Equal(t, "pistachio 6437", got, "Next(live ctx) after a cancelled Next, on a feed that sent \"pist\" before the cancel and \"achio 6437\\n\" after (task 3: read with f.readLine, which keeps a line cut short)")
+	})
+
+	t.Run("a Next that returned leaves nothing behind to interrupt a later Next", func(t *testing.T) {
+		feed, server := connectFeed(t)
+		first, cancelFirst := context.WithCancel(context.Background())
+		defer cancelFirst()
+		writeFeed(t, server, "pistachio 6437\n")
+		got, err := nextWithin(t, feed, first)
+		require.NoError(t, err, "Next(live ctx) with a line waiting (task 3)")
+		require.Equal(t, "pistachio 6437", got, "Next(live ctx) with a line waiting (task 3)")
+
+		// The second Next waits for a line; meanwhile the first Next's
+		// context ends, long after that Next returned.
+		time.AfterFunc(20*time.Millisecond, cancelFirst)
+		time.AfterFunc(60*time.Millisecond, func() { _, _ = io.WriteString(server, "neopolitan 0\n") })
+		got, err = nextWithin(t, feed, t.Context())
+		assert.NoError(t, err, "a Next(live ctx) failed when the context of an earlier Next, which had already returned, was cancelled; want the earlier Next to leave nothing registered on its context (task 3: call the stop function that context.AfterFunc returned before Next returns)")
+		assert.Equal(t, "neopolitan 0", got, "Next(live ctx) on a feed that sent \"neopolitan 0\\n\" (task 3)")
+	})
+
+	t.Run("Next returns the cause without reading when the context has already ended", func(t *testing.T) {
+		feed, server := connectFeed(t)
+		writeFeed(t, server, "pistachio 6437\n")
+		time.Sleep(20 * time.Millisecond) // let the line reach this side
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(errClosing)
+		got, err := nextWithin(t, feed, ctx)
+		assert.ErrorIs(t, err, errClosing, "Next(ctx that had already ended, with a line waiting) returned %q, %v; want the context's cause (task 3: ask ctx.Err() first)", got, err)
+		soon, cancelSoon := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancelSoon()
+		got, err = nextWithin(t, feed, soon)
+		assert.NoError(t, err, "Next(live ctx) after a Next whose context had already ended; want the line that one left unread (task 3: ask ctx.Err() before reading)")
+		assert.Equal(t, "pistachio 6437", got, "Next(live ctx) after a Next whose context had already ended; want the line that one left unread (task 3: ask ctx.Err() before reading)")
+	})
+}
+
+// feedPeer is the server side of a stock feed, on a real loopback socket.
+type feedPeer struct {
+	addr  string
+	conns chan net.Conn // connections accepted, for the test to take
+}
+
+// listenFeed listens on a free loopback port and accepts connections until
+// the test ends, when it closes the listener and every connection.
+func listenFeed(t *testing.T) *feedPeer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err, "listening on a loopback port for the fake stock feed")
+	p := &feedPeer{addr: ln.Addr().String(), conns: make(chan net.Conn, 8)}
+	var mu sync.Mutex
+	var all []net.Conn
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return // the listener is closed: the test has ended
+			}
+			mu.Lock()
+			all = append(all, conn)
+			mu.Unlock()
+			select {
+			case p.conns <- conn:
+			default: // nobody takes it: closed at the end all the same
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		<-stopped
+		mu.Lock()
+		defer mu.Unlock()
+		for _, conn := range all {
+			_ = conn.Close()
+		}
+	})
+	return p
+}
+
+// accept returns the server side of the next connection to the feed.
+func (p *feedPeer) accept(t *testing.T) net.Conn {
+	t.Helper()
+	select {
+	case conn := <-p.conns:
+		return conn
+	case <-time.After(feedPatience):
+		require.FailNow(t, "the fake stock feed accepted no connection in %v (task 3: dial its address)", feedPatience)
+		return nil
+	}
+}
+
+// connectFeed connects a Feed to a fake stock feed with net.Dial, so that
+// Next can be tested without DialFeed. It returns the Feed and the server
+// side of its connection, both closed when the test ends.
+func connectFeed(t *testing.T) (*Feed, net.Conn) {
+	t.Helper()
+	peer := listenFeed(t)
+	conn, err := net.DialTimeout("tcp", peer.addr, feedPatience)
+	require.NoError(t, err, "connecting to the fake stock feed")
+	t.Cleanup(func() { _ = conn.Close() })
+	return newFeed(conn), peer.accept(t)
+}
+
+// writeFeed sends s from the server side of the feed.
+func writeFeed(t *testing.T, server net.Conn, s string) {
+	t.Helper()
+	_, err := io.WriteString(server, s)
+	require.NoError(t, err, "the fake stock feed writing %q", s)
+}
+
+// nextWithin calls feed.Next(ctx) and waits at most feedPatience for it. A
+// Next still blocked then fails the test, which closes the connection to
+// set it free.
+func nextWithin(t *testing.T, feed *Feed, ctx context.Context) (string, error) {
+	t.Helper()
+	type result struct {
+		line string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		line, err := feed.Next(ctx)
+		done <- result{line, err}
+	}()
+	select {
+	case r := <-done:
+		return r.line, r.err
+	case <-time.After(feedPatience):
+		if ctx.Err() == nil {
+			assert.Fail(t, fmt.Sprintf("Next(live ctx) was still waiting for a line %v after it was called, though the feed had sent one (task 3: read with f.readLine)", feedPatience))
+		} else {
+			assert.Fail(t, fmt.Sprintf("Next was still blocked reading the feed %v after it was called, though its context had ended (%v); want it to return as soon as its context ends (task 3: context.AfterFunc(ctx, …) that sets a read deadline in the past)", feedPatience, context.Cause(ctx)))
+		}
+		_ = feed.Close() // sets the blocked Read free
+		r := <-done
+		return r.line, r.err
+	}
+}
