@@ -1,48 +1,20 @@
 package main
 
 import (
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/cpu"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
-// BenchmarkMenu measures what one GET /menu costs when the stock service
-// answers at once: a client, this menu service and a stock service that
-// never waits, all in this process, over loopback TCP. Steps 02 and 05 hold
-// the same benchmark: compare menu v3's cost per request with v1's, which
-// is what a context with a deadline, the counters and the breaker add.
-// Besides the wall-clock ns/op, it reports cpu-ns/op, the CPU time the
-// process used per request: on a machine busy with other work, the wall
-// clock mostly measures the wait for a CPU.
+// BenchmarkMenu measures what one GET /menu of menu v3 costs when the stock
+// service answers at once: what a context with a deadline, the counters and
+// the breaker add to v1's cost, which step 02 measures the same way:
 //
 //	go test -run '^$' -bench Menu -count 6 ./02-menu-v1 ./05-menu-v3
 func BenchmarkMenu(b *testing.B) {
-	leakcheck.Check(b)
-	stockURL, client := fakestock.Loopback(b, fakestock.New()) // answers at once
-	menu := httptest.NewServer(newMenuService(client, stockURL, time.Second).handler())
-	b.Cleanup(menu.Close)
-	tr := &http.Transport{}
-	b.Cleanup(tr.CloseIdleConnections)
-	c := &http.Client{Transport: tr}
-
-	b.ReportAllocs()
-	start := cpu.Time()
-	for b.Loop() {
-		resp, err := c.Get(menu.URL + "/menu")
-		if err != nil {
-			b.Fatalf("GET /menu: %v", err)
-		}
-		io.Copy(io.Discard, resp.Body) //nolint:errcheck // a failed read shows in the status
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			b.Fatalf("GET /menu answered %d; want 200 — finish the step's tasks before measuring it", resp.StatusCode)
-		}
-	}
-	b.ReportMetric(float64(cpu.Time()-start)/float64(b.N), "cpu-ns/op")
+	menutest.BenchmarkMenu(b, func(client *http.Client, stockURL string) http.Handler {
+		return newMenuService(client, stockURL, time.Second).handler()
+	})
 }
