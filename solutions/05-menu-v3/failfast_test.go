@@ -120,7 +120,7 @@ func TestFailFast(t *testing.T) {
 			menutest.StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
 			time.Sleep(500 * time.Millisecond)
 			synctest.Wait()
-			requireCall(t, stock, h, "after 4 timeouts and a caller whose own deadline of 500ms passed: its DeadlineExceeded is not our timeout (task 6: done(timedOut) only when errors.Is(err, errStockTooSlow), never by ctx.Err())")
+			requireCall(t, stock, h, "after 4 timeouts and a caller whose own deadline of 500ms passed: its DeadlineExceeded is not our timeout, yet the breaker counted it as one (task 6: done(timedOut) only for our own timeout, never because a context ended; if the handler gives it on errors.Is(err, errStockTooSlow), see task 4 first: that label must go only to our timeout — context.WithTimeoutCause, then context.Cause)")
 		})
 	})
 
