@@ -219,8 +219,9 @@ func TestFailFast(t *testing.T) {
 			stock := menutest.NewStock(t, slow)
 			svc := newMenuService(stock.Client(), menutest.StockURL, testTimeout)
 			svc.breaker.failAfter = 0
-			timeOut(t, svc.handler(), 10)
-			requireCall(t, stock, svc.handler(), "after 10 timeouts with failAfter 0")
+			const never = "task 6: failAfter 0 means never fail fast, the -fail-after 0 of the load lab — open the breaker only when failAfter is positive"
+			timeOut(t, svc.handler(), 10, never)
+			requireCall(t, stock, svc.handler(), "after 10 timeouts with failAfter 0 ("+never+")")
 		})
 	})
 
