@@ -65,6 +65,8 @@ func TestBackOff(t *testing.T) {
 			for _, done := range dones[:5] {
 				done(timedOut)
 			}
+			_, wait := b.allow()
+			require.Equal(t, time.Second, wait, "5 of 7 calls let through reported a timeout; allow said wait %v; want 1s: 5 timeouts in a row open the breaker for its first cool-down (task 6)", wait)
 			time.Sleep(time.Second)
 			trial, wait := b.allow()
 			require.Zero(t, wait, "5 timeouts opened the breaker for 1s; at the end of the cool-down allow said wait %v; want the trial let through (task 6)", wait)
