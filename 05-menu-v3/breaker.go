@@ -28,6 +28,10 @@ const (
 // request through. A trial answered in time closes it and resets the
 // back-off; a trial that times out re-opens it, for twice the cool-down,
 // up to maxCoolDown; a trial with no verdict lets the next request try.
+// While it is open, only the trial decides: a call let through before it
+// opened that ends in the cool-down — answered in time or timed out —
+// changes nothing, neither whether it is open, nor the cool-down, nor the
+// count.
 //
 // Its methods must be safe for concurrent use: every handler calls them.
 type breaker struct {
@@ -70,7 +74,9 @@ func (b *breaker) record(trial bool, o outcome) {
 	// an answer in time starts the count again. A trial that times out
 	// re-opens for twice the cool-down (at most maxCoolDown), a trial
 	// answered in time closes and resets the back-off, a trial with no
-	// verdict decides nothing — the next request tries.
+	// verdict decides nothing — the next request tries. While open, only
+	// the trial decides: a call let through before it opened changes
+	// nothing when it ends, answered or timed out.
 }
 
 // wholeSeconds is d in whole seconds, rounded up, for a Retry-After header:

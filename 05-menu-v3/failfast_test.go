@@ -120,7 +120,7 @@ func TestFailFast(t *testing.T) {
 			menutest.StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil).WithContext(ctx))
 			time.Sleep(500 * time.Millisecond)
 			synctest.Wait()
-			requireCall(t, stock, h, "after 4 timeouts and a caller whose own deadline of 500ms passed: its DeadlineExceeded is not our timeout (task 6: done(timedOut) only when errors.Is(err, errStockTooSlow), never by ctx.Err())")
+			requireCall(t, stock, h, "after 4 timeouts and a caller whose own deadline of 500ms passed: its DeadlineExceeded is not our timeout, yet the breaker counted it as one (task 6: done(timedOut) only for our own timeout, never because a context ended; if the handler gives it on errors.Is(err, errStockTooSlow), see task 4 first: that label must go only to our timeout — context.WithTimeoutCause, then context.Cause)")
 		})
 	})
 
@@ -148,6 +148,38 @@ func TestFailFast(t *testing.T) {
 			time.Sleep(time.Nanosecond)
 			requireCall(t, stock, h, "at the end of the 1s cool-down: a back-off that never lets a trial through fails fast forever")
 			requireFailFast(t, stock, h, 0, "while the trial request is out")
+		})
+	})
+
+	t.Run("while open, only the trial decides: calls that started before it opened change nothing", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			// 5 calls time out at 1s and open the breaker. Two more started
+			// before it opened: one at 0.3s times out at 1.3s, in the
+			// cool-down; one at 0.5s is answered in time at 1.4s.
+			stock := menutest.NewStock(t, slow, slow, slow, slow, slow, slow, fakestock.Reply{Delay: 900 * time.Millisecond}, slow)
+			h := newTestMenu(stock)
+			for range 5 {
+				menutest.Start(h)
+			}
+			time.Sleep(300 * time.Millisecond)
+			requireCall(t, stock, h, "0.3s after 5 calls that will time out, before the breaker opens")
+			time.Sleep(200 * time.Millisecond)
+			late := requireCall(t, stock, h, "0.5s after 5 calls that will time out, before the breaker opens")
+			time.Sleep(500 * time.Millisecond)
+			synctest.Wait()
+			requireFailFast(t, stock, h, 1, "after 5 timeouts at once, at the start of a 1s cool-down")
+
+			time.Sleep(400 * time.Millisecond)
+			synctest.Wait()
+			require.True(t, late.Answered() && late.Rec.Code == http.StatusOK,
+				"a call started 0.5s before the breaker opened, the stock service answering it 900ms later: %v; want 200 (task 1)", late)
+			const rule = "task 6: while the breaker is open, only the trial decides — a call that started before it opened changes nothing when it ends, neither the count, nor the cool-down, nor whether it is open"
+			requireFailFast(t, stock, h, 1, "0.4s into the 1s cool-down, just after a call that started before the breaker opened was answered in time: the breaker must still fail fast, for the 0.6s left ("+rule+")")
+
+			time.Sleep(600*time.Millisecond - time.Nanosecond)
+			requireFailFast(t, stock, h, 1, "1ns before the end of the 1s cool-down ("+rule+")")
+			time.Sleep(time.Nanosecond)
+			requireCall(t, stock, h, "at the end of the 1s cool-down, though a call that started before the breaker opened timed out in the middle of it: the cool-down still ends when it was set to ("+rule+")")
 		})
 	})
 
@@ -187,8 +219,9 @@ func TestFailFast(t *testing.T) {
 			stock := menutest.NewStock(t, slow)
 			svc := newMenuService(stock.Client(), menutest.StockURL, testTimeout)
 			svc.breaker.failAfter = 0
-			timeOut(t, svc.handler(), 10)
-			requireCall(t, stock, svc.handler(), "after 10 timeouts with failAfter 0")
+			const never = "task 6: failAfter 0 means never fail fast, the -fail-after 0 of the load lab — open the breaker only when failAfter is positive"
+			timeOut(t, svc.handler(), 10, never)
+			requireCall(t, stock, svc.handler(), "after 10 timeouts with failAfter 0 ("+never+")")
 		})
 	})
 

@@ -149,10 +149,12 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// context.Context, derive one that ends after timeout
 	// (context.WithTimeout, and defer its cancel), and pass it to
 	// fetchStock. The goroutine, the channel, the timer and the stockResult
-	// type go away. Keep the handler's 504: when the call failed because
-	// the deadline passed (ctx.Err() says so), return an error that wraps
-	// errStockTooSlow and keeps the call's own error beside it (it names
-	// the URL and what went wrong).
+	// type go away. Keep the handler's 504: when the deadline you set ended
+	// the call, return an error that wraps errStockTooSlow and keeps the
+	// call's own error beside it (it names the URL and what went wrong).
+	// Ask the context why it ended, not the error, and label only that
+	// deadline: from task 2 on, ctx also ends when its parent does, and a
+	// caller who left is no timeout of ours (task 4 gives ours a cause).
 	// TODO(task 3): the deadline must cover the whole exchange, reading the
 	// body included: cancel only once fetchStock has read it.
 	// Buffered, with room for the one result: when the timer wins, nobody

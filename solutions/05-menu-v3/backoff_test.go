@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
@@ -44,6 +45,48 @@ func TestBackOff(t *testing.T) {
 				synctest.Wait()
 				require.True(t, trial.Answered() && trial.Rec.Code == http.StatusGatewayTimeout, "the trial: %v; want 504 after 1s (task 6)", trial)
 			}
+		})
+	})
+
+	t.Run("a call that started before it opened and ends after a failed trial changes nothing", func(t *testing.T) {
+		// Straight to the breaker, as every handler calls it. Through the
+		// menu, with one timeout for every call, a call let through before
+		// the breaker opened always ends before the first trial can; the
+		// breaker's rule must not lean on that.
+		synctest.Test(t, func(t *testing.T) {
+			const rule = "task 6: while the breaker is open, only the trial decides — a call that started before it opened changes nothing when it ends, neither the count, nor the cool-down, nor whether it is open"
+			b := newBreaker()
+			dones := make([]func(outcome), 7)
+			for i := range dones {
+				var wait time.Duration
+				dones[i], wait = b.allow()
+				require.Zero(t, wait, "call %d of 7 to a new breaker: allow said wait %v; want it let through (task 6)", i+1, wait)
+			}
+			for _, done := range dones[:5] {
+				done(timedOut)
+			}
+			_, wait := b.allow()
+			require.Equal(t, time.Second, wait, "5 of 7 calls let through reported a timeout; allow said wait %v; want 1s: 5 timeouts in a row open the breaker for its first cool-down (task 6)", wait)
+			time.Sleep(time.Second)
+			trial, wait := b.allow()
+			require.Zero(t, wait, "5 timeouts opened the breaker for 1s; at the end of the cool-down allow said wait %v; want the trial let through (task 6)", wait)
+			trial(timedOut)
+			_, wait = b.allow()
+			require.Equal(t, 2*time.Second, wait, "the trial timed out; allow said wait %v; want 2s: each failed trial doubles the cool-down (task 6)", wait)
+
+			time.Sleep(500 * time.Millisecond)
+			dones[5](timedOut)
+			dones[6](answered)
+			_, wait = b.allow()
+			assert.Equal(t, 1500*time.Millisecond, wait,
+				"0.5s into the 2s cool-down after a failed trial, two calls let through before the breaker opened ended, one timed out and one answered; allow said wait %v; want 1.5s, the rest of the cool-down: no shorter, no longer, not closed (%s)", wait, rule)
+
+			time.Sleep(1500 * time.Millisecond)
+			trial, wait = b.allow()
+			require.Zero(t, wait, "at the end of the 2s cool-down allow said wait %v; want the second trial let through (task 6)", wait)
+			trial(timedOut)
+			_, wait = b.allow()
+			assert.Equal(t, 4*time.Second, wait, "the second trial timed out, after a late timeout from a call that started before the breaker opened; allow said wait %v; want 4s: the back-off doubles from the 2s it had reached, the late call reset nothing (%s)", wait, rule)
 		})
 	})
 

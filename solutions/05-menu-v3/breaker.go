@@ -23,6 +23,10 @@ const (
 // request through. A trial answered in time closes it and resets the
 // back-off; a trial that times out re-opens it, for twice the cool-down,
 // up to maxCoolDown; a trial with no verdict lets the next request try.
+// While it is open, only the trial decides: a call let through before it
+// opened that ends in the cool-down — answered in time or timed out —
+// changes nothing, neither whether it is open, nor the cool-down, nor the
+// count.
 //
 // Its methods are safe for concurrent use: every handler calls them.
 type breaker struct {

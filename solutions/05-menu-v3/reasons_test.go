@@ -98,6 +98,10 @@ func TestReasons(t *testing.T) {
 			synctest.Wait()
 			require.True(t, menu.Answered(), "the menu's client left after 300ms; %v; want the handler to return then (task 2)", menu)
 			assert.NotEmpty(t, logs.lines(), "the menu's client left after 300ms; %v; want a line in s.log saying so: whoever runs the service learns it there, not from an answer nobody reads (task 4: log it with s.log)", menu)
+			for _, line := range logs.lines() {
+				assert.NotContains(t, line, errStockTooSlow.Error(),
+					"the menu's client left after 300ms, long before our 1s timeout; s.log says %q; want the reason the client gave, not ours: whoever reads the log must not go looking for a slow stock service (task 4: wrap errStockTooSlow only when our own deadline ended the call — context.WithTimeoutCause, then context.Cause(ctx) — never for every ended context)", line)
+			}
 		})
 	})
 }
