@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -21,6 +22,7 @@ type app struct {
 	stderr   io.Writer
 	cacheDir string // "" keeps nothing between runs
 	g        course.Go
+	wd       string // the folder the runner was started in; "" for the module's root
 }
 
 func newApp(stdout, stderr io.Writer) (*app, error) {
@@ -37,7 +39,12 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 		fmt.Fprintf(stderr, "workshop: no cache folder (%v): results and hints shown are not remembered\n", err)
 		cacheDir = ""
 	}
-	return newAppAt(root, cacheDir, os.Stdin, stdout, stderr)
+	a, err := newAppAt(root, cacheDir, os.Stdin, stdout, stderr)
+	if err != nil {
+		return nil, err
+	}
+	a.wd = wd
+	return a, nil
 }
 
 func newAppAt(root, cacheDir string, stdin io.Reader, stdout, stderr io.Writer) (*app, error) {
@@ -65,28 +72,92 @@ func (a *app) statuses(ctx context.Context) ([]*course.StepStatus, error) {
 	return course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
 }
 
-// current returns the first step not finished (or the last step when all
-// are), and its status.
+// current returns the step the learner is working in, and its status: the
+// step folder the runner was started in if that step is not finished; else,
+// of the steps not finished, the one whose files (hints/ aside) they changed
+// last compared to the starter; else the first step not finished; else the
+// last step.
 func (a *app) current(ctx context.Context) (course.Step, *course.StepStatus, error) {
 	sts, err := a.statuses(ctx)
 	if err != nil {
 		return course.Step{}, nil, err
 	}
-	for i, st := range sts {
-		if !st.Finished() {
-			return a.steps[i], st, nil
-		}
-	}
-	return a.steps[len(a.steps)-1], sts[len(sts)-1], nil
+	i := a.working(ctx, sts)
+	return a.steps[i], sts[i], nil
 }
 
-// stepArg finds the step an argument names, or the current step for "".
+// working is the index of the step the learner is working in (see current);
+// a step not finished whose folder the runner was started in comes first.
+func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
+	if step, ok := a.inStep(); ok {
+		for i, s := range a.steps {
+			if s.Name == step.Name && !sts[i].Finished() {
+				return i
+			}
+		}
+	}
+	if i := course.WorkingStep(ctx, a.root, a.steps, func(i int) bool { return !sts[i].Finished() }); i >= 0 {
+		return i
+	}
+	for i, st := range sts {
+		if !st.Finished() {
+			return i
+		}
+	}
+	return len(sts) - 1
+}
+
+// stepArg finds the step an argument names; for "", the step folder the
+// runner was started in, else the step the learner is working in (current).
 func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 	if arg == "" {
+		if step, ok := a.inStep(); ok {
+			return step, nil
+		}
 		step, _, err := a.current(ctx)
 		return step, err
 	}
+	if a.wd != "" && (arg == "." || arg == ".." || strings.ContainsAny(arg, `/\`)) {
+		// A path from the folder the runner was started in: ".", "../05-menu-v3".
+		dir := filepath.Join(a.wd, filepath.FromSlash(arg))
+		for _, s := range a.steps {
+			if filepath.Clean(s.Dir) == dir {
+				return s, nil
+			}
+		}
+	}
 	return course.FindStep(a.steps, arg)
+}
+
+// inStep returns the step whose folder the runner was started in (or below).
+func (a *app) inStep() (course.Step, bool) {
+	if a.wd == "" {
+		return course.Step{}, false
+	}
+	for _, s := range a.steps {
+		rel, err := filepath.Rel(s.Dir, a.wd)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return s, true
+		}
+	}
+	return course.Step{}, false
+}
+
+// cdTo is what to type, from the folder the runner was started in, to get
+// into a step's folder before a command: "cd 05-menu-v3 && ", or nothing
+// when already there.
+func (a *app) cdTo(step course.Step) string {
+	if a.wd == "" {
+		return "cd " + step.Name + " && "
+	}
+	rel, err := filepath.Rel(a.wd, step.Dir)
+	switch {
+	case err != nil:
+		return "cd " + step.Dir + " && "
+	case rel == ".":
+		return ""
+	}
+	return "cd " + rel + " && "
 }
 
 var errUsage = errors.New("usage")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,9 @@ import (
 func (a *app) check(ctx context.Context, args []string) int {
 	if len(args) > 1 {
 		return a.usageError("check takes one step at most: go tool workshop check [STEP]")
+	}
+	if len(args) == 1 && strings.HasPrefix(args[0], "-") {
+		return a.usageError("check takes no flags (it runs go vet, then go test -race where it can, by itself): go tool workshop check [STEP]")
 	}
 	arg := ""
 	if len(args) == 1 {
@@ -92,14 +96,23 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 		fmt.Fprintln(w)
 		for _, c := range cmds[res.N] {
 			if race {
-				c = strings.Replace(c, "go test ", "go test -race ", 1)
+				c = withRace(c)
 			}
-			fmt.Fprintf(w, "Run it alone:  cd %s && %s\n", step.Name, c)
+			fmt.Fprintf(w, "Run it alone:  %s%s\n", a.cdTo(step), c)
 		}
 		fmt.Fprintf(w, "Stuck?         %s\n", course.HintCommand(step, res.N))
 		return exitRed
 	}
 	return exitRed
+}
+
+// withRace adds -race to a go test command that does not have it yet.
+func withRace(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) < 2 || f[0] != "go" || f[1] != "test" || slices.Contains(f, "-race") || slices.Contains(f, "-race=true") {
+		return cmd
+	}
+	return strings.Replace(cmd, "go test", "go test -race", 1)
 }
 
 // failureText is what a failed test printed, without go test's chatter.
@@ -131,6 +144,9 @@ func limitLines(s string, n int) string {
 func (a *app) watch(ctx context.Context, args []string) int {
 	if len(args) > 1 {
 		return a.usageError("watch takes one step at most: go tool workshop watch [STEP]")
+	}
+	if len(args) == 1 && strings.HasPrefix(args[0], "-") {
+		return a.usageError("watch takes no flags: go tool workshop watch [STEP]")
 	}
 	named := len(args) == 1
 	arg := ""

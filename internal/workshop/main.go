@@ -10,9 +10,12 @@
 //	go tool workshop verify [-short]  # the instructor's integrity check, then every solution's tests
 //	go tool workshop load          # the load-test lab
 //
-// A step is named by its number (05, 5) or its folder (05-menu-v3). Exit
-// codes: 0 all green, 1 something is red (or nothing was done), 2 a usage
-// error.
+// A step is named by its number (05, 5) or its folder (05-menu-v3); without
+// one, the step folder you are in, else the step you are working in: of the
+// steps not done, the one whose files you changed last (hints/ aside), else
+// the first not done. A step is done when every task's tests pass and go vet
+// is clean. Exit codes: 0 green (a reset you decline included), 1 red, 2 a
+// usage error (reset with no answer on stdin among them: -y for scripts).
 package main
 
 import (
@@ -21,6 +24,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/load"
 )
@@ -63,6 +67,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		args = []string{"overview"}
 	}
 	cmd, ok := commands[args[0]]
+	if !ok && looksLikeStep(args[0]) {
+		fmt.Fprintf(stderr, "workshop: %q is a step, not a command: go tool workshop check %s (or hint %s)\n", args[0], args[0], args[0])
+		return exitUsage
+	}
 	if !ok {
 		fmt.Fprintf(stderr, "workshop: unknown command %q\n\n", args[0])
 		help(ctx, nil, stderr, stderr)
@@ -82,8 +90,10 @@ const usage = `go tool workshop: the workshop's runner
   go tool workshop verify [-short]      for instructors: the integrity check, then every solution
   go tool workshop load                 the load-test lab
 
-STEP is a number (05, 5) or a folder (05-menu-v3); without one, the first step not done.
-Exit codes: 0 green, 1 red, 2 a usage error.
+STEP is a number (05, 5) or a folder (05-menu-v3); without one, the step folder you are in,
+else the step you are working in: of the steps not done, the one whose files you changed last
+(hints/ aside), else the first not done. A step is done when its tests pass and go vet is clean.
+Exit codes: 0 green (or a reset you declined), 1 red, 2 a usage error (or reset with no answer: -y).
 `
 
 func help(_ context.Context, _ []string, stdout, _ io.Writer) int {
@@ -91,10 +101,22 @@ func help(_ context.Context, _ []string, stdout, _ io.Writer) int {
 	return exitOK
 }
 
+// looksLikeStep reports whether arg names a step rather than a command: a
+// number (5, 05) or a folder (05-menu-v3, ./05-menu-v3/).
+func looksLikeStep(arg string) bool {
+	arg = strings.TrimLeft(arg, `./\`)
+	return len(arg) > 0 && arg[0] >= '0' && arg[0] <= '9'
+}
+
 // appCommand runs a command that needs the module: it finds the module's
-// root from the working folder.
+// root from the working folder. -h (anywhere) shows the usage instead.
 func appCommand(f func(*app, context.Context, []string) int) command {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		for _, arg := range args {
+			if arg == "-h" || arg == "-help" || arg == "--help" {
+				return help(ctx, nil, stdout, stderr)
+			}
+		}
 		a, err := newApp(stdout, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "workshop: %v\n", err)

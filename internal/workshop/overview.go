@@ -34,20 +34,20 @@ func (a *app) overview(ctx context.Context, args []string) int {
 		done += st.Done()
 		total += len(st.Tasks)
 		line := fmt.Sprintf("  %-*s  %s %d/%d  %s", width, a.steps[i].Name, bar(st.Done(), len(st.Tasks), 8), st.Done(), len(st.Tasks), strings.Join(marks, " "))
-		if st.Problem != "" {
+		switch {
+		case st.Problem != "":
 			first, _, _ := strings.Cut(st.Problem, "\n")
 			line += "  — " + strings.TrimSuffix(first, ":")
+		case st.TasksDone() && st.Vet != "":
+			line += fmt.Sprintf("  — tests ✓, vet ✗: go tool workshop check %02d", a.steps[i].Num)
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  %s %d of %d tasks\n\n", bar(done, total, 30), done, total)
 
-	for i, st := range sts {
-		if st.Finished() {
-			continue
-		}
-		a.showNext(a.steps[i], st)
+	if i := a.working(ctx, sts); !sts[i].Finished() {
+		a.showNext(a.steps[i], sts[i])
 		return exitOK
 	}
 	fmt.Fprintln(w, "Every task of every step is done. Compare your code with solutions/, and read each step's")
@@ -67,6 +67,12 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 	if st.Problem != "" {
 		fmt.Fprintf(w, "First, %s's tests must run — %s\n\n", step.Name, st.Problem)
 	}
+	if st.TasksDone() && st.Vet != "" {
+		fmt.Fprintf(w, "Next: %s — every task's tests pass, but go vet does not: it finds bugs the tests may not\n", step.Name)
+		fmt.Fprintf(w, "catch (a lost cancel, a copied lock). What it says:\n\n%s\n\n", indentText(limitLines(st.Vet, 12), "  "))
+		fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
+		return
+	}
 	for _, res := range st.Tasks {
 		if res.Done {
 			continue
@@ -83,7 +89,7 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 			fmt.Fprintln(w, indentText(taskText(tk), "  "))
 			fmt.Fprintln(w)
 			for _, c := range tk.Commands {
-				fmt.Fprintf(w, "Check it:  cd %s && %s\n", step.Name, c)
+				fmt.Fprintf(w, "Check it:  %s%s\n", a.cdTo(step), c)
 			}
 			fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
 			fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))

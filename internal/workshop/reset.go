@@ -13,8 +13,13 @@ import (
 // the clone (upstream, else origin), after asking.
 func (a *app) reset(ctx context.Context, args []string) int {
 	flags, pos, err := splitFlags(args, []string{"y", "yes"}, []string{"from"})
-	if err != nil || len(pos) != 1 {
+	switch {
+	case err != nil:
+		return a.usageError("%v — go tool workshop reset [-y] [-from REF] STEP", err)
+	case len(pos) == 0:
 		return a.usageError("usage: go tool workshop reset [-y] [-from REF] STEP (a step must be named: reset throws your work on it away)")
+	case len(pos) > 1:
+		return a.usageError("reset takes one step at a time: go tool workshop reset [-y] [-from REF] STEP")
 	}
 	step, err := course.FindStep(a.steps, pos[0])
 	if err != nil {
@@ -39,10 +44,17 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	}
 	if flags["y"] == "" && flags["yes"] == "" {
 		fmt.Fprintf(w, "Your changes to these files are lost. Go ahead? [y/N] ")
-		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		answer, err := bufio.NewReader(a.stdin).ReadString('\n')
+		if err != nil && answer == "" {
+			// No one to answer (stdin closed, as in a script): a usage error,
+			// so a script that forgot -y does not take it for a reset.
+			fmt.Fprintln(w, "\nNothing changed.")
+			return a.usageError("reset %s had no answer to its question: to reset without asking, go tool workshop reset -y %s", step.Name, pos[0])
+		}
+		if ans := strings.ToLower(strings.TrimSpace(answer)); ans != "y" && ans != "yes" {
+			// A declined reset is no failure: the learner kept their work.
 			fmt.Fprintln(w, "Nothing changed.")
-			return exitRed
+			return exitOK
 		}
 	}
 	if err := plan.Apply(ctx); err != nil {

@@ -62,6 +62,55 @@ func TestCheck(t *testing.T) {
 
 	assert.Equal(t, exitUsage, a.check(ctx(t), []string{"07"}), "check of a step that does not exist")
 	assert.Contains(t, stderr.String(), `no step "07": the steps are 01-solved, 02-unsolved`, "the usage error names the steps")
+
+	t.Run("from inside a step's folder, check with no step checks that step, and its commands need no cd", func(t *testing.T) {
+		stdout.Reset()
+		a.wd = filepath.Join(a.root, "02-unsolved")
+		defer func() { a.wd = "" }()
+		assert.Equal(t, exitRed, a.check(ctx(t), nil), "check run in 02-unsolved/")
+		out := stdout.String()
+		assert.Contains(t, out, "First failure — task 1: Double a number", "the step of the folder is checked")
+		assert.Contains(t, out, "Run it alone:  go test -run 'TestDouble' .", "the command, without a cd into the folder it runs in")
+	})
+}
+
+func TestWithRace(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{
+		"go test -run 'TestA' .":             "go test -race -run 'TestA' .",
+		"go test -race -run 'TestA|TestB' .": "go test -race -run 'TestA|TestB' .",
+		"go test -run 'TestA' -race .":       "go test -run 'TestA' -race .",
+		"go run .":                           "go run .",
+	} {
+		assert.Equal(t, want, withRace(cmd), "withRace(%q): -race once, only for go test", cmd)
+	}
+}
+
+func TestOverviewVet(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	// The tests pass, but the cancel is lost: only go vet says so.
+	write(t, root, "02-unsolved/double.go", "package double\n\nimport \"context\"\n\n"+
+		"func Double(n int) int {\n\tctx, _ := context.WithCancel(context.Background())\n\t_ = ctx\n\treturn 2 * n\n}\n")
+	a, stdout, stderr := testApp(t, root, "")
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "overview; stderr: %s", stderr)
+	out := stdout.String()
+	assert.Regexp(t, `02-unsolved\s+\[█+\] 1/1  ✓1  — tests ✓, vet ✗: go tool workshop check 02`, out,
+		"a step whose tests pass and whose vet fails says so on its line")
+	assert.Contains(t, out, "Next: 02-unsolved — every task's tests pass, but go vet does not", "the step is not done: it is next")
+	assert.Contains(t, out, "cancel", "vet's complaint is shown")
+	assert.NotContains(t, out, "Every task of every step is done", "a step vet fails is not done")
+	assert.Contains(t, stderr.String(), "go vet ./02-unsolved", "vet ran for the step whose tasks pass")
+
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "the second overview")
+	assert.Empty(t, stderr.String(), "with nothing changed, vet's verdict comes from the cache too")
+	assert.Contains(t, stdout.String(), "tests ✓, vet ✗", "the same verdict, from the cache")
+
+	assert.Equal(t, exitRed, a.check(ctx(t), []string{"02"}), "check 02 fails on vet")
+	assert.Contains(t, stdout.String(), "✗ go vet ./02-unsolved failed", "check says vet failed")
 }
 
 func TestHintOrder(t *testing.T) {
@@ -180,13 +229,21 @@ func TestReset(t *testing.T) {
 	before := snapshot()
 
 	t.Run("nothing changes without a yes", func(t *testing.T) {
-		for _, answer := range []string{"", "n\n", "no\n", "whatever\n"} {
+		for _, answer := range []string{"\n", "n\n", "no\n", "whatever\n", "N"} {
 			a, stdout, _ := testApp(t, learner, answer)
-			assert.Equal(t, exitRed, a.reset(ctx(t), []string{"02"}), "reset 02 answered %q", answer)
+			assert.Equal(t, exitOK, a.reset(ctx(t), []string{"02"}), "reset 02 answered %q: declining is no failure", answer)
 			assert.Contains(t, stdout.String(), "Go ahead? [y/N]", "reset asks first")
 			assert.Contains(t, stdout.String(), "Nothing changed.", "and says when it did nothing")
 			assert.Equal(t, before, snapshot(), "files after reset 02 answered %q", answer)
 		}
+	})
+
+	t.Run("no answer at all is a usage error that names -y", func(t *testing.T) {
+		a, stdout, stderr := testApp(t, learner, "")
+		assert.Equal(t, exitUsage, a.reset(ctx(t), []string{"02"}), "reset 02 with stdin closed")
+		assert.Contains(t, stdout.String(), "Nothing changed.", "reset says it did nothing")
+		assert.Contains(t, stderr.String(), "go tool workshop reset -y 02", "and how a script resets without asking")
+		assert.Equal(t, before, snapshot(), "files after reset 02 with no answer")
 	})
 
 	t.Run("reset needs a step", func(t *testing.T) {
@@ -230,6 +287,14 @@ func TestRunUsage(t *testing.T) {
 	assert.Contains(t, stderr.String(), `unknown command "frobnicate"`, "says which")
 	assert.Contains(t, stderr.String(), "go tool workshop check [STEP]", "and shows the usage")
 	assert.Equal(t, exitOK, run(ctx(t), []string{"help"}, &stdout, &stderr), "help")
+
+	stderr.Reset()
+	assert.Equal(t, exitUsage, run(ctx(t), []string{"05"}, &stdout, &stderr), "a step where a command goes")
+	assert.Contains(t, stderr.String(), `"05" is a step, not a command: go tool workshop check 05`, "says which command takes it")
+
+	stdout.Reset()
+	assert.Equal(t, exitOK, run(ctx(t), []string{"check", "-h"}, &stdout, &stderr), "check -h")
+	assert.Contains(t, stdout.String(), "go tool workshop check [STEP]", "-h after a command shows the usage")
 }
 
 func TestOverviewAfterAChange(t *testing.T) {
@@ -306,4 +371,39 @@ func TestWatch(t *testing.T) {
 	case <-time.After(time.Minute):
 		require.FailNow(t, "watch did not return within a minute of its context ending")
 	}
+}
+
+func TestStepFolderYouAreIn(t *testing.T) {
+	t.Parallel()
+	a, _, _ := testApp(t, fixture(t), "")
+	unsolved, err := a.stepArg(ctx(t), "02")
+	require.NoError(t, err, "stepArg(02)")
+	for _, tc := range []struct {
+		wd, inStep, cd string
+	}{
+		{wd: a.root, inStep: "", cd: "cd 02-unsolved && "},
+		{wd: filepath.Join(a.root, "02-unsolved"), inStep: "02-unsolved", cd: ""},
+		{wd: filepath.Join(a.root, "02-unsolved", "hints"), inStep: "02-unsolved", cd: "cd .. && "},
+		{wd: filepath.Join(a.root, "01-solved"), inStep: "01-solved", cd: "cd " + filepath.Join("..", "02-unsolved") + " && "},
+		{wd: filepath.Join(a.root, "solutions", "02-unsolved"), inStep: "", cd: "cd " + filepath.Join("..", "..", "02-unsolved") + " && "},
+	} {
+		a.wd = tc.wd
+		step, ok := a.inStep()
+		assert.Equal(t, tc.inStep, step.Name, "inStep() started in %s", tc.wd)
+		assert.Equal(t, tc.inStep != "", ok, "inStep() started in %s: found", tc.wd)
+		assert.Equal(t, tc.cd, a.cdTo(unsolved), "cdTo(02-unsolved) started in %s", tc.wd)
+	}
+
+	for wd, arg := range map[string]string{
+		filepath.Join(a.root, "02-unsolved"):              ".",
+		filepath.Join(a.root, "01-solved"):                "../02-unsolved",
+		filepath.Join(a.root, "solutions", "02-unsolved"): filepath.Join("..", "..", "02-unsolved"),
+	} {
+		a.wd = wd
+		step, err := a.stepArg(ctx(t), arg)
+		assert.NoError(t, err, "stepArg(%q) started in %s", arg, wd)
+		assert.Equal(t, "02-unsolved", step.Name, "stepArg(%q) started in %s: a path from where the runner started", arg, wd)
+	}
+	a.wd = ""
+	assert.Equal(t, exitUsage, a.check(ctx(t), []string{"-race"}), "check -race: check takes no flags")
 }

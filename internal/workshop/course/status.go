@@ -21,7 +21,11 @@ type StepStatus struct {
 	Hash    string       // of everything its tests depend on
 	Tasks   []TaskResult // in the README's order
 	Problem string       // why its tests did not run to the end: a build error, a crash
-	Run     *TestRun     `json:"-"` // the run it comes from; nil when it came from the cache
+	// Vet is go vet's complaint about the step ("" when vet is clean, or was
+	// not run: Statuses runs it for a step whose tasks are all done). It is
+	// cached apart from the tests' results (Cache.LoadVet), by the same hash.
+	Vet string   `json:"-"`
+	Run *TestRun `json:"-"` // the run it comes from; nil when it came from the cache
 }
 
 // Done counts the tasks done.
@@ -35,9 +39,15 @@ func (s *StepStatus) Done() int {
 	return n
 }
 
-// Finished reports whether every task of the step is done.
-func (s *StepStatus) Finished() bool {
+// TasksDone reports whether the step's tests ran and every task passed.
+func (s *StepStatus) TasksDone() bool {
 	return s.Problem == "" && len(s.Tasks) > 0 && s.Done() == len(s.Tasks)
+}
+
+// Finished reports whether every task of the step is done and go vet is
+// clean: a lost cancel passes the tests, not vet.
+func (s *StepStatus) Finished() bool {
+	return s.TasksDone() && s.Vet == ""
 }
 
 // StepHash hashes everything a step's test results depend on: the Go
@@ -166,9 +176,81 @@ func (c Cache) Store(st *StepStatus) {
 	}
 }
 
+// A VetVerdict is what go vet said of a step's files.
+type VetVerdict struct {
+	Hash   string
+	Output string // "" when vet is clean
+}
+
+func (c Cache) vetFile(hash string) string {
+	return filepath.Join(c.Dir, "vet", hash+".json")
+}
+
+// LoadVet returns the cached verdict of go vet on the step whose files hash
+// to hash.
+func (c Cache) LoadVet(hash string) (VetVerdict, bool) {
+	if c.Dir == "" {
+		return VetVerdict{}, false
+	}
+	data, err := os.ReadFile(c.vetFile(hash))
+	if err != nil {
+		return VetVerdict{}, false
+	}
+	var v VetVerdict
+	if json.Unmarshal(data, &v) != nil || v.Hash != hash {
+		return VetVerdict{}, false
+	}
+	return v, true
+}
+
+// StoreVet keeps go vet's verdict on a step; like Store, a failure is no error.
+func (c Cache) StoreVet(v VetVerdict) {
+	if c.Dir == "" || v.Hash == "" {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(c.vetFile(v.Hash)), 0o755) != nil {
+		return
+	}
+	tmp := c.vetFile(v.Hash) + ".tmp"
+	if os.WriteFile(tmp, data, 0o644) == nil {
+		_ = os.Rename(tmp, c.vetFile(v.Hash))
+	}
+}
+
+// Vet runs go vet (every analyzer) on a step and caches its verdict by hash.
+func Vet(ctx context.Context, g Go, root string, step Step, hash string, cache Cache) (VetVerdict, error) {
+	if v, ok := cache.LoadVet(hash); ok {
+		return v, nil
+	}
+	return runVet(ctx, g, root, step, hash, cache)
+}
+
+// runVet runs go vet on a step, whatever the cache holds, and caches its verdict.
+func runVet(ctx context.Context, g Go, root string, step Step, hash string, cache Cache) (VetVerdict, error) {
+	g.Dir = root
+	stdout, stderr, err := g.Run(ctx, "vet", "./"+step.Name)
+	if ctx.Err() != nil {
+		return VetVerdict{}, ctx.Err()
+	}
+	v := VetVerdict{Hash: hash}
+	if err != nil {
+		v.Output = strings.TrimSpace(stdout + stderr)
+		if v.Output == "" {
+			v.Output = err.Error()
+		}
+	}
+	cache.StoreVet(v)
+	return v, nil
+}
+
 // Statuses returns where the learner stands in every step: from the cache
 // when nothing changed, otherwise from one `go test -json` run over every
-// step that changed.
+// step that changed. A step whose tasks all pass is vetted too (go vet,
+// cached by the same hash): it is finished only when vet is clean.
 func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
 	modPath, err := ModulePath(root)
 	if err != nil {
@@ -188,9 +270,29 @@ func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache,
 		statuses[i] = &StepStatus{Step: step.Name, Hash: hash}
 		stale = append(stale, i)
 	}
-	if len(stale) == 0 {
-		return statuses, nil
+	if len(stale) > 0 {
+		if err := runStale(ctx, g, root, modPath, steps, statuses, stale, cache, progress); err != nil {
+			return nil, err
+		}
 	}
+	for i, st := range statuses {
+		if !st.TasksDone() {
+			continue
+		}
+		if _, ok := cache.LoadVet(st.Hash); !ok && progress != nil {
+			progress(fmt.Sprintf("go vet ./%s: its tasks pass; is vet clean too? (once, until you change a file)", steps[i].Name))
+		}
+		v, err := Vet(ctx, g, root, steps[i], st.Hash, cache)
+		if err != nil {
+			return nil, err
+		}
+		st.Vet = v.Output
+	}
+	return statuses, nil
+}
+
+// runStale runs the tests of the steps whose results are not cached.
+func runStale(ctx context.Context, g Go, root, modPath string, steps []Step, statuses []*StepStatus, stale []int, cache Cache, progress func(string)) error {
 	var pkgs, names []string
 	for _, i := range stale {
 		pkgs = append(pkgs, "./"+steps[i].Name)
@@ -202,14 +304,14 @@ func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache,
 	g.Dir = root
 	runs, stderr := g.TestJSON(ctx, append([]string{"-count=1", "-timeout", "120s"}, pkgs...)...)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	for _, i := range stale {
 		run := pick(runs, modPath+"/"+steps[i].Name)
 		judge(ctx, g, steps[i], statuses[i], run, stderr)
 		cache.Store(statuses[i])
 	}
-	return statuses, nil
+	return nil
 }
 
 // judge fills a step's status from a run of its tests.
@@ -269,12 +371,16 @@ func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (
 		return nil, "", "", err
 	}
 	st = &StepStatus{Step: step.Name, Hash: hash}
-	stdout, stderr, verr := g.Run(ctx, "vet", "./"+step.Name)
-	if ctx.Err() != nil {
-		return nil, "", "", ctx.Err()
+	// check always runs vet itself (a cached verdict could be from a go vet
+	// run before a change to a file the hash does not cover), and keeps its
+	// verdict for the overview.
+	v, err := runVet(ctx, g, root, step, hash, cache)
+	if err != nil {
+		return nil, "", "", err
 	}
-	if verr != nil {
-		return st, strings.TrimSpace(stdout + stderr), "", nil
+	if v.Output != "" {
+		st.Vet = v.Output
+		return st, v.Output, "", nil
 	}
 	race := []string{"-race"}
 	if why := g.RaceProblem(ctx); why != "" {
