@@ -98,6 +98,7 @@ func TestReport(t *testing.T) {
 		}
 		t.Logf("Run returned %v after its context was cancelled, with a grace of %v", run.took, grace)
 		assert.GreaterOrEqual(t, run.took, grace, "Run of a generator that ignores SIGTERM returned %v after its context was cancelled; want it given its grace of %v first (task 5: ask with Cmd.Cancel, and kill only after Cmd.WaitDelay — the default Cancel kills at once)", run.took, grace)
+		assert.Less(t, run.took, grace+graceSlack, "Run of a generator that ignores SIGTERM returned %v after its context was cancelled; want it killed once its grace of %v is over, well within %v (task 5: Cmd.WaitDelay = g.Grace, the generator's own grace, not a fixed duration)", run.took, grace, grace+graceSlack)
 		assert.ErrorIs(t, run.err, errClosing, "Run's error once its context was cancelled with the cause %q was %q; want that cause: \"signal: killed\" does not say why (task 5: when ctx.Err() is not nil, return context.Cause(ctx))", errClosing, run.err)
 		assert.Equal(t, "flavour,sold\n", string(run.out), "Run's output from a generator that wrote one line before it was killed; want that line (task 5)")
 	})
@@ -118,10 +119,17 @@ func TestReport(t *testing.T) {
 		}
 		t.Logf("Run returned %v after its context was cancelled, with a grace of %v, the grandchild still holding the output", run.took, grace)
 		assert.ErrorIs(t, run.err, errClosing, "Run's error once its context was cancelled with the cause %q was %q; want that cause (task 5: when ctx.Err() is not nil, return context.Cause(ctx))", errClosing, run.err)
+		assert.Less(t, run.took, grace+graceSlack, "Run of a generator whose grandchild holds the output open returned %v after its context was cancelled; want it to stop waiting for the output once the grace of %v is over, well within %v (task 5: Cmd.WaitDelay = g.Grace, the generator's own grace, not a fixed duration)", run.took, grace, grace+graceSlack)
 		// The grandchild is still running; the link's clean-up ends it and
 		// fails the test if it does not exit.
 	})
 }
+
+// graceSlack is how much longer than its grace Run may take to return once
+// its context is cancelled: killing a process and reaping it takes
+// milliseconds, but this machine may be busy. It is far below a second, so a
+// WaitDelay fixed at a second or more, whatever the grace, is caught.
+const graceSlack = 700 * time.Millisecond
 
 // stderrOf is what a generator that failed wrote to its standard error, if
 // err carries it (Cmd.Output keeps it in the *exec.ExitError), for a failure
