@@ -294,9 +294,9 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 			select {
 			case <-served:
 			case <-time.After(patience):
-				ln.Close()
 				t.Errorf("Serve still had not returned %v after its handler did", patience)
 			}
+			ln.Close() // refuses a request that no Serve accepted
 			<-answered // bounded by the client's timeout
 		}()
 
