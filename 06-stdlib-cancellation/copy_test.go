@@ -82,6 +82,22 @@ func TestCopy(t *testing.T) {
 		assert.ErrorIs(t, err, errDiskFull, "Copy(live ctx, a writer that fails after 2500 bytes, src)'s error (task 4: return the write's error)")
 		assert.Equal(t, int64(2500), n, "Copy(live ctx, a writer that fails after 2500 bytes, src) returned this count; want the bytes the writer took (task 4: count what Write returned, even with an error)")
 	})
+
+	t.Run("returns io.ErrShortWrite when a write takes less than its chunk without an error", func(t *testing.T) {
+		dst := &halfWriter{}
+		n, err := Copy(context.Background(), dst, &chunkedReader{data: importFile(5000), chunk: 1000})
+		assert.ErrorIs(t, err, io.ErrShortWrite, "Copy(live ctx, a writer that takes 500 of the first 1000 bytes and returns a nil error, src) returned (%d, %v); "+
+			"want io.ErrShortWrite, as io.Copy does: the writer broke io.Writer's contract, and the file did not arrive whole (task 4: when Write returns fewer bytes than it was given, stop)", n, err)
+		assert.Equal(t, int64(500), n, "Copy(live ctx, a writer that takes 500 of the first 1000 bytes and returns a nil error, src) returned this count; want the bytes the writer took (task 4)")
+	})
+}
+
+// halfWriter takes half of what each Write gives it, and returns a nil
+// error all the same, which io.Writer's contract forbids.
+type halfWriter struct{}
+
+func (*halfWriter) Write(p []byte) (int, error) {
+	return len(p) / 2, nil
 }
 
 // chunkedReader reads data at most chunk bytes at a time, counts its

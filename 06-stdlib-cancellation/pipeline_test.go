@@ -71,6 +71,9 @@ func TestPipeline(t *testing.T) {
 			time.Sleep(time.Second)
 			cancel(errClosing)
 			synctest.Wait()
+			if run.panicked() {
+				return // finish reports it
+			}
 			if !run.returned() {
 				assert.Fail(t, "Totals was still waiting for an order after its context was cancelled; want it to return at once (task 2: receive in a select with ctx.Done())")
 				return
@@ -97,6 +100,9 @@ func TestPipeline(t *testing.T) {
 			synctest.Wait() // Totals is now waiting to send the second total
 			cancel(errClosing)
 			synctest.Wait()
+			if run.panicked() {
+				return // finish reports it
+			}
 			if !run.returned() {
 				assert.Fail(t, "Totals was still blocked sending a total after the consumer stopped reading and cancelled the context; want it to return at once, or its goroutine leaks forever (task 2: send in a select with ctx.Done(), not a bare totals <- t)")
 				return

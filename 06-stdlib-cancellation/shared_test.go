@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -48,7 +49,8 @@ func TestShared(t *testing.T) {
 	t.Run("a caller who leaves does not cancel the request for the others", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			up := newUpstream(t, fakestock.Reply{Delay: 3 * time.Second})
-			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+			errImpatient := errors.New("the manager would not wait")
+			ctx, cancel := context.WithTimeoutCause(t.Context(), time.Second, errImpatient)
 			defer cancel()
 			impatient := goCall(func() (Levels, error) { return up.shared.Levels(ctx) })
 			synctest.Wait() // the impatient caller starts the request
@@ -61,15 +63,21 @@ func TestShared(t *testing.T) {
 			synctest.Wait()
 			if assert.True(t, impatient.returned(), "Levels for a caller with a 1s deadline %v; want it to leave at its deadline "+
 				"(task 9: Do cannot be left; use DoChan and select on its channel and ctx.Done())", impatient) {
-				assert.ErrorIs(t, impatient.err, context.DeadlineExceeded, "Levels' error for a caller who left at its 1s deadline (task 9: return context.Cause(ctx))")
+				assert.ErrorIs(t, impatient.err, errImpatient, "Levels' error for a caller who left at its 1s deadline, set with the cause %q; want that cause: ctx.Err() says only \"deadline exceeded\" (task 9: return context.Cause(ctx))", errImpatient)
+			}
+			fix := "task 9: run the shared call under context.WithoutCancel(ctx), not under the context of whichever caller happened to start it"
+			for _, c := range patient {
+				if c.returned() && errors.Is(c.err, context.Canceled) {
+					fix = "task 9: the shared call's context was cancelled when the caller who started it left — a cancel that runs when that caller's Levels returns " +
+						"(defer cancel() in Levels) ends the call for everyone: create the call's context inside the function given to DoChan, and defer its cancel there"
+				}
 			}
 			for i, c := range patient {
 				assert.False(t, c.returned(), "Levels for patient caller %d %v, when the caller who started the request left at 1s; "+
-					"want it still waiting for the answer due at 3s (task 9: run the shared call under context.WithoutCancel(ctx), "+
-					"not under the context of whichever caller happened to start it)", i+1, c)
+					"want it still waiting for the answer due at 3s (%s)", i+1, c, fix)
 			}
 			assert.Empty(t, up.fake.Calls(), "the stock service, when the caller who started the request left at 1s: %v; "+
-				"want the request still running for the others (task 9: context.WithoutCancel)", up.fake.Calls())
+				"want the request still running for the others (%s)", up.fake.Calls(), fix)
 
 			time.Sleep(2 * time.Second)
 			synctest.Wait()
@@ -130,7 +138,7 @@ func TestShared(t *testing.T) {
 			synctest.Wait()
 			for i, c := range callers {
 				if assert.True(t, c.returned(), "Levels for caller %d %v, the stock service hanging; want it to fail at the shared request's own %v timeout "+
-					"(task 9: context.WithoutCancel drops every deadline: bound the shared call with context.WithTimeout)", i+1, c, sharedTimeout) {
+					"(task 9: the shared call needs a bound of its own, context.WithTimeout: context.WithoutCancel drops the caller's deadline, and context.Background() never had one)", i+1, c, sharedTimeout) {
 					assert.ErrorIs(t, c.err, context.DeadlineExceeded, "Levels' error for caller %d when the shared request timed out (task 9)", i+1)
 				}
 			}

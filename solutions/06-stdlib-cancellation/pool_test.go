@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -18,7 +19,7 @@ func TestPool(t *testing.T) {
 	leakcheck.Check(t)
 
 	t.Run("renders at most size renderers' worth of jobs at once", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
+		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			pool := NewPool(2, r.render)
 			var jobs []*bgCall[struct{}]
@@ -44,7 +45,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("a heavy job waits until as many renderers as it weighs are free", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
+		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 2 * time.Second
 			pool := NewPool(4, r.render)
@@ -66,7 +67,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("a caller who leaves while waiting gets the reason at once, and nothing is rendered for it", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
+		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 10 * time.Second
 			pool := NewPool(1, r.render)
@@ -113,7 +114,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("gives the renderers back when rendering fails", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
+		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			errInk := errors.New("out of ink")
 			r.fails["daily"] = errInk
@@ -126,7 +127,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("gives the renderers back when the caller leaves during the rendering", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
+		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 10 * time.Second
 			pool := NewPool(3, r.render)
@@ -144,6 +145,28 @@ func TestPool(t *testing.T) {
 	})
 }
 
+// poolBubble runs f in a synctest bubble, as synctest.Test does. A Render
+// that waits for a renderer nobody will ever give back, deaf to its
+// caller's context, would otherwise outlive f and crash the whole test
+// binary with the bubble's "deadlock" panic; this reports it as a failure
+// of its own, and goleak then lists the goroutines left behind.
+func poolBubble(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		if !strings.Contains(fmt.Sprint(p), "blocked goroutines remain") && !strings.Contains(fmt.Sprint(p), "deadlock") {
+			panic(p)
+		}
+		t.Errorf("when the test ended, a Render was still blocked for good (%v): it waits for renderers that nobody will give back, "+
+			"and it does not give up when its caller leaves (task 8: Acquire with the caller's ctx, never context.Background(); "+
+			"and defer Release(job.Weight) right after a successful Acquire, so that no way out keeps a renderer)", p)
+	}()
+	synctest.Test(t, f)
+}
+
 // assertPoolFree checks that a job of the pool's whole size is rendered at
 // once: every renderer taken was given back.
 func assertPoolFree(t *testing.T, pool *Pool, size int64) {
@@ -152,6 +175,12 @@ func assertPoolFree(t *testing.T, pool *Pool, size int64) {
 	defer cancel()
 	check := renderInBackground(ctx, pool, Job{Name: "check", Weight: size})
 	check.await(time.Minute)
+	if check.panicked != nil && strings.Contains(fmt.Sprint(check.panicked), "released more than held") {
+		assert.Fail(t, fmt.Sprintf("afterwards, nothing else running, Render(a job of the pool's whole size, %d) %v: "+
+			"renderers were given back that were never taken (task 8: release only what a successful Acquire gave you; "+
+			"when Acquire fails you hold nothing, so return without a Release)", size, check))
+		return
+	}
 	assert.NoError(t, check.err, "afterwards, nothing else running, Render(a job of the pool's whole size, %d) %v; want it rendered at once: "+
 		"a renderer was never given back (task 8: defer Release right after a successful Acquire, so that every way out gives them back)", size, check)
 	assert.Zero(t, check.took, "afterwards, nothing else running, Render(a job of the pool's whole size, %d) %v; want it rendered at once (task 8)", size, check)

@@ -80,17 +80,28 @@ func TestShutdown(t *testing.T) {
 		}
 		assert.Equal(t, len("first half, second half"), got.Received, "bytes the upload's handler received")
 		assert.True(t, got.SawStopping, "the upload's handler, finishing after SIGINT, found Stopping(r.Context()) still open; want it closed once the shutdown began, so that long handlers can wrap up (task 6: give the server a BaseContext whose context carries the signal context's Done channel under stoppingKey{})")
-		assert.Empty(t, got.ContextErr, "the upload's request context, when it finished within the grace, had already ended (%s); want it live until the grace is over (task 6: BaseContext must not return the signal's context, which ends at Ctrl-C and cancels every request with it: context.WithoutCancel)", got.ContextErr)
-
 		finished, _ := l.await("service: upload finished", nil)
 		returned, ok := l.await("service: Serve returned", svc.proc.done)
+		if got.ContextErr != "" {
+			why := "task 6: BaseContext must not return the signal's context, which ends at Ctrl-C and cancels every request with it: context.WithoutCancel"
+			if ok && returned.at.Before(finished.at) {
+				why = fmt.Sprintf("Serve had already returned (%s) and ended the requests' context: it must wait for the request in flight — task 6: Server.Shutdown waits, given a context that is not already cancelled",
+					strings.TrimPrefix(returned.text, "service: Serve returned: "))
+			}
+			assert.Fail(t, fmt.Sprintf("the upload's request context, when it finished within the grace, had already ended (%s); want it live until the grace is over (%s)", got.ContextErr, why))
+		}
 		if assert.True(t, ok, "the service said: %s; want \"Serve returned\" after the upload finished", l.transcript()) {
 			assert.False(t, returned.at.Before(finished.at), "Serve returned before the request in flight had finished; want it to wait for it, up to the grace (task 6: Server.Shutdown waits for requests in flight, given a context that is not already cancelled). The service said: %s", l.transcript())
 		}
 		if !svc.exited(t, patience, "after it served its last request") {
 			return
 		}
-		assert.Equal(t, 0, svc.proc.cmd.ProcessState.ExitCode(), "the service's exit code after a graceful shutdown; want 0: Serve returns nil when every request finished within the grace (http.ErrServerClosed is not a failure). The service said: %s\nIts output: %s", l.transcript(), &svc.proc.output)
+		why := "Serve returns nil when every request finished within the grace (http.ErrServerClosed is not a failure)"
+		if ok && strings.Contains(returned.text, context.Canceled.Error()) {
+			why = "Serve returned context.Canceled: Shutdown was given a context that had already ended — the signal's context, cancelled by the very signal that starts the shutdown — and gave up at once " +
+				"(task 6: give Shutdown a context of its own: context.WithTimeout(context.WithoutCancel(ctx), grace))"
+		}
+		assert.Equal(t, 0, svc.proc.cmd.ProcessState.ExitCode(), "the service's exit code after a graceful shutdown; want 0: %s. The service said: %s\nIts output: %s", why, l.transcript(), &svc.proc.output)
 		assert.Less(t, svc.proc.exitedAt.Sub(sent), grace, "the service exited %v after SIGINT; want it to exit as soon as its last request finished, well within the grace of %v (task 6: Server.Shutdown returns once no request is in flight)", svc.proc.exitedAt.Sub(sent), grace)
 	})
 
@@ -129,6 +140,9 @@ func TestShutdown(t *testing.T) {
 		}
 		if svc.exited(t, patience, fmt.Sprintf("with a grace of %v", grace)) {
 			t.Logf("the service exited %v after SIGTERM with exit code %d", svc.proc.exitedAt.Sub(sent), svc.proc.cmd.ProcessState.ExitCode())
+			// The service exits 1 when Serve returns an error, 0 when nil.
+			assert.Equal(t, 1, svc.proc.cmd.ProcessState.ExitCode(), "the service's exit code after a shutdown whose grace of %v ran out, a request still running; want 1: "+
+				"Serve must say the shutdown was not clean (task 6: when Shutdown returns its error, return an error that wraps it — context.DeadlineExceeded — not nil). The service said: %s", grace, l.transcript())
 		}
 	})
 
@@ -185,17 +199,19 @@ func TestShutdown(t *testing.T) {
 func TestShutdownWhenTheContextEnds(t *testing.T) {
 	leakcheck.Check(t)
 
-	t.Run("serves until its context ends, then returns nil", func(t *testing.T) {
+	t.Run("serves until its context ends, then returns nil; its requests keep the context's values", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatalf("listening on loopback: %v", err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
+		// The shop's name is a value of Serve's context, which its requests'
+		// contexts keep.
+		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), shopKey{}, "Ice Cream Corp"))
 		defer cancel()
 		served := make(chan error, 1)
 		go func() {
 			served <- Serve(ctx, ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.WriteString(w, "open")
+				fmt.Fprintf(w, "open: %v", r.Context().Value(shopKey{}))
 			}), time.Second)
 		}()
 		transport := &http.Transport{}
@@ -215,7 +231,12 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 
 		select {
 		case got := <-answer:
-			assert.Equal(t, "200 open", got, "GET / from Serve's handler (task 6: serve h on ln with an http.Server)")
+			if got == "200 open: <nil>" {
+				assert.Fail(t, "GET / answered 200, but its request's context had lost a value that Serve's ctx carries; want every request's context to keep ctx's values "+
+					"(task 6: build the base context on ctx — context.WithoutCancel(ctx) keeps its values and drops only its cancellation; context.Background() has none)")
+			} else {
+				assert.Equal(t, "200 open: Ice Cream Corp", got, "GET / from Serve's handler, which answers with a value of its request's context (task 6: serve h on ln with an http.Server whose BaseContext keeps ctx's values)")
+			}
 		case err := <-served:
 			ln.Close() // the request in flight fails
 			<-answer
@@ -231,7 +252,86 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 			assert.Fail(t, fmt.Sprintf("Serve was still running %v after its context was cancelled; want it to shut down when ctx ends, as it does on a signal (task 6: derive the signal's context from ctx — signal.NotifyContext(ctx, …) — not from context.Background())", patience))
 		}
 	})
+
+	t.Run("when a request outlives the grace, cancels it and returns an error wrapping context.DeadlineExceeded", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("listening on loopback: %v", err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		const grace = 50 * time.Millisecond
+		started := make(chan struct{}, 1)
+		ended := make(chan error, 1)
+		release := make(chan struct{}) // ends the handler when the test does
+		served := make(chan error, 1)
+		go func() {
+			served <- Serve(ctx, ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				select {
+				case started <- struct{}{}:
+				default:
+				}
+				select {
+				case <-r.Context().Done():
+					ended <- context.Cause(r.Context())
+				case <-release:
+				}
+			}), grace)
+		}()
+		transport := &http.Transport{}
+		defer transport.CloseIdleConnections()
+		client := &http.Client{Transport: transport, Timeout: 2 * patience}
+		answered := make(chan struct{})
+		go func() {
+			defer close(answered)
+			if resp, err := client.Get("http://" + ln.Addr().String() + "/"); err == nil {
+				resp.Body.Close()
+			}
+		}()
+		defer func() {
+			close(release)
+			cancel()
+			select {
+			case <-served:
+			case <-time.After(patience):
+				t.Errorf("Serve still had not returned %v after its handler did", patience)
+			}
+			ln.Close() // refuses a request that no Serve accepted
+			<-answered // bounded by the client's timeout
+		}()
+
+		select {
+		case <-started:
+		case err := <-served:
+			served <- err // for the deferred wait
+			assert.Fail(t, fmt.Sprintf("Serve returned %v before its handler started; want it to serve h on ln until its context ends (task 6)", err))
+			return
+		case <-time.After(patience):
+			assert.Fail(t, fmt.Sprintf("the handler had not started %v after a request was sent (task 6: serve h on ln with an http.Server)", patience))
+			return
+		}
+		cancel()
+		select {
+		case err := <-served:
+			served <- err // for the deferred wait
+			assert.ErrorIs(t, err, context.DeadlineExceeded, "Serve's result once its context ended and the grace of %v ran out, a request still running, was %v; "+
+				"want an error that wraps context.DeadlineExceeded, so that the caller knows the shutdown was not clean (task 6: when Shutdown returns an error, wrap it with %%w — never return nil then)", grace, err)
+		case <-time.After(patience):
+			assert.Fail(t, fmt.Sprintf("Serve was still running %v after its context was cancelled, with a grace of %v and a request that never ends by itself; "+
+				"want it to stop waiting once the grace is over (task 6: give Shutdown a deadline: context.WithTimeout(context.WithoutCancel(ctx), grace))", patience, grace))
+			return
+		}
+		select {
+		case <-ended:
+		case <-time.After(patience):
+			assert.Fail(t, fmt.Sprintf("the request's context, still running when the grace of %v was over, had not ended %v after Serve returned; "+
+				"want it cancelled then, so that its handler stops (task 6: when Shutdown returns with the grace over, cancel what is left: Server.Close, or cancel the base context)", grace, patience))
+		}
+	})
 }
+
+// shopKey is the key of a value that Serve's ctx carries in the tests.
+type shopKey struct{}
 
 // service is the helper process "service", started by startService.
 type service struct {

@@ -2,9 +2,12 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -78,6 +81,13 @@ func TestWarehouses(t *testing.T) {
 					"TotalStock's error when south answered 503 at 1s: %v; want south's own failure, the first one, not what it did to the others (task 7: return g.Wait's error)", total.err)
 				assert.NotErrorIs(t, total.err, context.Canceled,
 					"TotalStock's error when south answered 503 at 1s: %v; want south's failure, not the cancellation it caused (task 7: return g.Wait's error)", total.err)
+				// A request that was cancelled fails with a *url.Error naming
+				// its own warehouse, its cause (south's failure) inside.
+				var urlErr *url.Error
+				if errors.As(total.err, &urlErr) && !strings.Contains(urlErr.URL, "south.test") {
+					assert.Fail(t, fmt.Sprintf("TotalStock's error when south answered 503 at 1s: %v; want south's own failure, not the error of the request to %s, "+
+						"which failed only because south's failure cancelled it (task 7: return g.Wait's error, the first failure — not an error you collected later)", total.err, urlErr.URL))
+				}
 			}
 			for _, name := range []string{"east", "north"} {
 				calls := w.fakes[name].Calls()
@@ -133,8 +143,11 @@ func TestWarehouses(t *testing.T) {
 			total := goCall(func() (Levels, error) { return TotalStock(ctx, w.client, w.urls, 2) })
 			total.await(time.Minute)
 			require.True(t, total.returned(), "TotalStock for a caller who had already left %v; want it to return at once (task 7)", total)
-			assert.ErrorIs(t, total.err, context.Canceled, "TotalStock for a caller who had already left returned (%v, %v); want its context's error, "+
-				"not an empty total (task 7: if you stop before Go on a context that has ended, still return why)", total.got, total.err)
+			fix := "task 7: derive the group's context from ctx, and return g.Wait's error"
+			if total.err == nil && len(total.got) == 0 {
+				fix = "not an empty total, as if every warehouse were empty — task 7: if you stop before Go on a context that has ended, still return why"
+			}
+			assert.ErrorIs(t, total.err, context.Canceled, "TotalStock for a caller who had already left returned (%v, %v); want its context's error (%s)", total.got, total.err, fix)
 			for _, name := range []string{"north", "south"} {
 				assert.Zero(t, w.fakes[name].Started(), "%s's stock service got %s from a caller who had already left; want none (task 7)", name, requests(w.fakes[name]))
 			}
