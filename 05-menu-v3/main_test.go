@@ -28,16 +28,23 @@ func TestRun(t *testing.T) {
 		leakcheck.Check(t)
 		// The first stock request is answered at once; the second is held
 		// until its caller leaves — then the fake finds it gone — or, for a
-		// menu that leaves the request running, for 600ms, and answered 50ms
-		// later. 200ms is a long time for a loopback round trip, even on a
-		// busy machine.
+		// menu that leaves the request running, for 400ms after it arrived,
+		// and answered 50ms later. 200ms is a long time for a loopback round
+		// trip, even on a busy machine, and the menu's 200ms started before
+		// the request arrived: a cancel has 200ms to spare.
 		release := make(chan struct{})
 		releaseOnce := sync.OnceFunc(func() { close(release) })
-		defer time.AfterFunc(600*time.Millisecond, releaseOnce).Stop()
+		var held atomic.Pointer[time.Timer]
+		defer func() {
+			if timer := held.Load(); timer != nil {
+				timer.Stop()
+			}
+		}()
 		var requests atomic.Int32
 		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 50 * time.Millisecond})
 		stockURL, _ := fakestock.Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if requests.Add(1) == 2 {
+				held.Store(time.AfterFunc(400*time.Millisecond, releaseOnce))
 				menutest.HoldUntil(release, fake).ServeHTTP(w, r)
 				return
 			}

@@ -24,23 +24,31 @@ func TestRun(t *testing.T) {
 		requireNoLeak(t)
 		leakcheck.Check(t)
 		// The first stock request is answered at once; the second is held
-		// until the menu has answered 504 (or for 600ms, for a menu that
-		// waits), then released: version 2 leaves that request running, and
-		// the release lets it finish before the test ends. 300ms is a long
-		// time for a loopback round trip, even on a busy machine.
+		// until the menu has answered 504 (or, for a menu that waits, for
+		// 400ms after it arrived), then released: version 2 leaves that
+		// request running, and the release lets it finish before the test
+		// ends. 200ms is a long time for a loopback round trip, even on a
+		// busy machine, and the menu's 200ms started before the request
+		// arrived: a 504 has 200ms to spare.
 		release := make(chan struct{})
 		releaseOnce := sync.OnceFunc(func() { close(release) })
-		defer time.AfterFunc(600*time.Millisecond, releaseOnce).Stop()
+		var held atomic.Pointer[time.Timer]
+		defer func() {
+			if timer := held.Load(); timer != nil {
+				timer.Stop()
+			}
+		}()
 		var requests atomic.Int32
 		fake := fakestock.New()
 		stockURL, _ := fakestock.Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if requests.Add(1) == 2 {
+				held.Store(time.AfterFunc(400*time.Millisecond, releaseOnce))
 				menutest.HoldUntil(release, fake).ServeHTTP(w, r)
 				return
 			}
 			fake.ServeHTTP(w, r)
 		}))
-		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "300ms")
+		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "200ms")
 		t.Cleanup(releaseOnce) // first of the cleanups: the server cannot stop while the request is held
 
 		resp, body := srv.Get(t, "/menu")
@@ -49,7 +57,7 @@ func TestRun(t *testing.T) {
 		}
 		resp, body = srv.Get(t, "/menu")
 		releaseOnce()
-		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service holding the request and -timeout 300ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
+		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service holding the request and -timeout 200ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
 		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
 	})
 

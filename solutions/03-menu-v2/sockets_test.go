@@ -24,7 +24,8 @@ func TestRealSockets(t *testing.T) {
 		stockURL, client := fakestock.Loopback(t, menutest.HoldUntil(release, fake))
 		menu := menutest.Start(newMenuService(client, stockURL, 50*time.Millisecond).handler())
 
-		answered := menu.Wait(500 * time.Millisecond)
+		// 504 at 50ms: only a menu that waits for the stock service waits 300ms.
+		answered := menu.Wait(300 * time.Millisecond)
 		close(release) // now the stock service works for 100ms, unless its caller has left
 		require.True(t, answered, "%v; the stock service was held; want 504 after 50ms (task 1: race the call against a timer)", menu)
 		require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "%v; want 504 (task 1)", menu)
