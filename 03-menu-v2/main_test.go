@@ -3,8 +3,6 @@ package main
 import (
 	"io"
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,24 +28,8 @@ func TestRun(t *testing.T) {
 		// ends. 200ms is a long time for a loopback round trip, even on a
 		// busy machine, and the menu's 200ms started before the request
 		// arrived: a 504 has 200ms to spare.
-		release := make(chan struct{})
-		releaseOnce := sync.OnceFunc(func() { close(release) })
-		var held atomic.Pointer[time.Timer]
-		defer func() {
-			if timer := held.Load(); timer != nil {
-				timer.Stop()
-			}
-		}()
-		var requests atomic.Int32
 		fake := fakestock.New()
-		stockURL, _ := fakestock.Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if requests.Add(1) == 2 {
-				held.Store(time.AfterFunc(400*time.Millisecond, releaseOnce))
-				menutest.HoldUntil(release, fake).ServeHTTP(w, r)
-				return
-			}
-			fake.ServeHTTP(w, r)
-		}))
+		stockURL, releaseOnce := menutest.HoldSecond(t, fake, 400*time.Millisecond)
 		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "200ms")
 		t.Cleanup(releaseOnce) // first of the cleanups: the server cannot stop while the request is held
 

@@ -108,12 +108,8 @@ func TestShutdown(t *testing.T) {
 	t.Run("on SIGTERM, cancels a request that outlives the grace, and still exits", func(t *testing.T) {
 		const grace = 100 * time.Millisecond
 		l := newLink(t)
-		svc := startService(t, l, grace)
+		svc := startWaiting(t, l, grace)
 		if svc == nil {
-			return
-		}
-		svc.request(t, http.MethodGet, "/wait", nil) // answered when the test ends
-		if !svc.hear(t, "service: wait started", "the handler of GET /wait started", "task 6: Serve serves h on ln") {
 			return
 		}
 
@@ -152,12 +148,8 @@ func TestShutdown(t *testing.T) {
 		}
 		const grace = time.Minute
 		l := newLink(t)
-		svc := startService(t, l, grace)
+		svc := startWaiting(t, l, grace)
 		if svc == nil {
-			return
-		}
-		svc.request(t, http.MethodGet, "/wait", nil) // answered when the test ends
-		if !svc.hear(t, "service: wait started", "the handler of GET /wait started", "task 6: Serve serves h on ln") {
 			return
 		}
 		svc.interrupt(t)
@@ -176,12 +168,8 @@ func TestShutdown(t *testing.T) {
 		}
 		const grace = time.Minute
 		l := newLink(t)
-		svc := startService(t, l, grace)
+		svc := startWaiting(t, l, grace)
 		if svc == nil {
-			return
-		}
-		svc.request(t, http.MethodGet, "/wait", nil) // answered when the test ends
-		if !svc.hear(t, "service: wait started", "the handler of GET /wait started", "task 6: Serve serves h on ln") {
 			return
 		}
 		if err := svc.proc.cmd.Process.Signal(syscall.SIGHUP); err != nil {
@@ -357,6 +345,23 @@ func startService(t *testing.T, l *link, grace time.Duration) *service {
 	transport := &http.Transport{}
 	svc.client = &http.Client{Transport: transport, Timeout: 2 * patience}
 	t.Cleanup(transport.CloseIdleConnections)
+	return svc
+}
+
+// startWaiting starts the service with the given grace and sends it a
+// GET /wait that never ends by itself (it is answered when the test ends),
+// then waits for that handler to start. If either fails, it has failed the
+// test and returns nil.
+func startWaiting(t *testing.T, l *link, grace time.Duration) *service {
+	t.Helper()
+	svc := startService(t, l, grace)
+	if svc == nil {
+		return nil
+	}
+	svc.request(t, http.MethodGet, "/wait", nil)
+	if !svc.hear(t, "service: wait started", "the handler of GET /wait started", "task 6: Serve serves h on ln") {
+		return nil
+	}
 	return svc
 }
 
