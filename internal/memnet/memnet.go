@@ -3,12 +3,14 @@
 // bubble, where a ten-second delay costs no real time.
 //
 // Nothing here is a fake of net/http: the server is an *http.Server, the
-// client an *http.Transport, and requests and responses cross the
-// connection as HTTP/1.1 bytes. Only the sockets are in memory. So the
-// handler sees what it would see on the wire: its r.Context() carries no
-// deadline and no values of the client's, and it ends with context.Canceled
-// when the client hangs up — a client that gives up on an HTTP/1.1 request
-// closes its connection, and the server notices.
+// client an *http.Transport, and requests and responses cross a net.Pipe as
+// HTTP/1.1 bytes. Only the sockets are in memory. So the handler sees what it
+// would see on the wire: its r.Context() carries no deadline and no values
+// of the client's, and it ends with context.Canceled when the client hangs
+// up — a client that gives up on an HTTP/1.1 request closes its connection,
+// and the server notices. A net.Pipe has no buffer, so a handler writing to
+// a client that reads nothing blocks at once, where a socket would first
+// fill its buffers.
 //
 //	synctest.Test(t, func(t *testing.T) {
 //		srv := memnet.Serve(t, handler)
@@ -22,10 +24,12 @@ package memnet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -35,12 +39,14 @@ type Server struct {
 	// request's URL reaches this server: the client dials nothing else.
 	URL string
 
-	srv    *http.Server
-	ln     *listener
-	tr     *http.Transport
-	served chan error // Serve's result
-	once   sync.Once
-	err    error
+	srv      *http.Server
+	tr       *http.Transport
+	conns    chan net.Conn // dialled, for Accept
+	closed   chan struct{} // closed with the listener
+	accepted atomic.Int32
+	served   chan error // Serve's result
+	once     sync.Once
+	err      error
 }
 
 // Serve starts a real http.Server that serves h over in-memory connections,
@@ -48,13 +54,15 @@ type Server struct {
 // test ends.
 func Serve(t testing.TB, h http.Handler) *Server {
 	t.Helper()
-	ln := newListener()
-	s := &Server{URL: "http://memnet.test", srv: &http.Server{Handler: h}, ln: ln}
-	s.tr = &http.Transport{
-		DialContext: ln.dial,
+	s := &Server{
+		URL:    "http://memnet.test",
+		srv:    &http.Server{Handler: h},
+		conns:  make(chan net.Conn),
+		closed: make(chan struct{}),
+		served: make(chan error, 1),
 	}
-	s.served = make(chan error, 1)
-	go func() { s.served <- s.srv.Serve(ln) }()
+	s.tr = &http.Transport{DialContext: s.dial}
+	go func() { s.served <- s.srv.Serve((*listener)(s)) }()
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
 			t.Error(err)
@@ -86,64 +94,38 @@ func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
 func (s *Server) Transport() *http.Transport { return s.tr }
 
 // Conns is how many connections the server has accepted so far.
-func (s *Server) Conns() int { return s.ln.acceptedConns() }
+func (s *Server) Conns() int { return int(s.accepted.Load()) }
 
-// listener is a net.Listener whose connections are made by dial.
-type listener struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-
-	mu       sync.Mutex
-	dialled  int // dial calls so far: each gets a port of its own
-	accepted int // connections the server took
-}
-
-func newListener() *listener {
-	return &listener{conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-var serverAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}
-
-// dial makes a new connection to the listener, as a TCP connect would: it
-// fails if the listener is closed or ctx ends first.
-func (l *listener) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	l.mu.Lock()
-	l.dialled++
-	port := 40000 + l.dialled
-	l.mu.Unlock()
-	client, server := pipe(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port}, serverAddr)
+// dial makes a new connection to the server, as a TCP connect would: it
+// fails if the server is closed or ctx ends first.
+func (s *Server) dial(ctx context.Context, network, addr string) (_ net.Conn, err error) {
+	client, server := net.Pipe()
 	select {
-	case l.conns <- server:
-		l.mu.Lock()
-		l.accepted++
-		l.mu.Unlock()
+	case s.conns <- server:
+		s.accepted.Add(1)
 		return client, nil
-	case <-l.done:
-		return nil, &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("connection refused: the memnet server is closed")}
+	case <-s.closed:
+		err = errors.New("connection refused: the memnet server is closed")
 	case <-ctx.Done():
-		return nil, &net.OpError{Op: "dial", Net: network, Err: ctx.Err()}
+		err = ctx.Err()
 	}
+	return nil, &net.OpError{Op: "dial", Net: network, Err: err}
 }
+
+// listener is the Server as the http.Server sees it: a net.Listener whose
+// connections are made by dial.
+type listener Server
 
 func (l *listener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
 		return c, nil
-	case <-l.done:
+	case <-l.closed:
 		return nil, net.ErrClosed
 	}
 }
 
-func (l *listener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
+// Close is called by http.Server.Close, once.
+func (l *listener) Close() error { close(l.closed); return nil }
 
-func (l *listener) Addr() net.Addr { return serverAddr }
-
-func (l *listener) acceptedConns() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.accepted
-}
+func (l *listener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80} }

@@ -134,7 +134,7 @@ func TestAWriterToNobodyBlocksUntilTheClientLeaves(t *testing.T) {
 		synctest.Wait()
 		select {
 		case err := <-wrote:
-			t.Fatalf("the handler wrote 10 MiB to a client that read none of it (err %v); the buffers must fill", err)
+			t.Fatalf("the handler wrote 10 MiB to a client that read none of it (err %v); its writes must block, as they would once a socket's buffers are full", err)
 		default:
 		}
 		resp.Body.Close()
