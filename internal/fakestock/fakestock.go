@@ -177,9 +177,7 @@ func serve(w http.ResponseWriter, r *http.Request, reply Reply) Outcome {
 	if reply.StallBody {
 		w.WriteHeader(status)
 		io.WriteString(w, `{"stock":[`)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
+		http.NewResponseController(w).Flush() //nolint:errcheck // a caller gone shows below
 		<-r.Context().Done()
 		return Abandoned
 	}

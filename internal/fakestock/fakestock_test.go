@@ -158,7 +158,11 @@ func TestAwait(t *testing.T) {
 func TestLoopback(t *testing.T) {
 	leakcheck.Check(t)
 	fake := New(Reply{Delay: time.Minute}, Reply{})
-	stockURL, client := Loopback(t, fake)
+	arrived := make(chan struct{}, 2)
+	stockURL, client := Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		fake.ServeHTTP(w, r)
+	}))
 
 	t.Run("a caller that hangs up is recorded as abandoned, over a real socket", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
@@ -172,7 +176,11 @@ func TestLoopback(t *testing.T) {
 			}
 			errc <- err
 		}()
-		fake.AwaitStarted(t, 1, 5*time.Second)
+		select {
+		case <-arrived:
+		case <-time.After(5 * time.Second):
+			t.Fatal("waited 5s for the request to reach the fake over loopback")
+		}
 		hungUp := time.Now()
 		cancel()
 		require.ErrorIs(t, <-errc, context.Canceled)

@@ -12,43 +12,26 @@ import (
 // returns the calls. It fails the test, saying what it was waiting for,
 // if they have not ended by then.
 //
-// Await and AwaitStarted are for tests on real sockets. Inside a synctest
-// bubble, call synctest.Wait and then Calls: the bubble knows exactly when
-// the fake is done. Call them from the test's goroutine only, as t.Fatal.
+// Await is for tests on real sockets. Inside a synctest bubble, call
+// synctest.Wait and then Calls: the bubble knows exactly when the fake is
+// done. Call it from the test's goroutine only, as t.Fatal.
 func (s *Service) Await(t testing.TB, n int, within time.Duration) []Call {
 	t.Helper()
-	if !s.await(func() bool { return len(s.calls) >= n }, within) {
-		t.Fatalf("waited %v for the fake stock service to finish %d request(s); %d finished, %d still in flight: %v",
-			within, n, len(s.Calls()), s.InFlight(), s.Calls())
-		return nil
-	}
-	return s.Calls()
-}
-
-// AwaitStarted waits until at least n requests have arrived, for at most
-// within, and fails the test, saying what it was waiting for, if they have not.
-func (s *Service) AwaitStarted(t testing.TB, n int, within time.Duration) {
-	t.Helper()
-	if !s.await(func() bool { return s.started >= n }, within) {
-		t.Fatalf("waited %v for %d request(s) to reach the fake stock service; %d arrived", within, n, s.Started())
-	}
-}
-
-// await reports whether done (called with s.mu held) became true in time.
-func (s *Service) await(done func() bool, within time.Duration) bool {
 	deadline := time.NewTimer(within)
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
-		ok, changed := done(), s.changed
+		calls, changed := append([]Call(nil), s.calls...), s.changed
 		s.mu.Unlock()
-		if ok {
-			return true
+		if len(calls) >= n {
+			return calls
 		}
 		select {
 		case <-changed:
 		case <-deadline.C:
-			return false
+			t.Fatalf("waited %v for the fake stock service to finish %d request(s); %d finished, %d still in flight: %v",
+				within, n, len(s.Calls()), s.InFlight(), s.Calls())
+			return nil
 		}
 	}
 }

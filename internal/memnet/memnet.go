@@ -90,9 +90,6 @@ func (s *Server) Close() error {
 // they would be in production) and has no timeout of its own.
 func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
 
-// Transport is the client's *http.Transport.
-func (s *Server) Transport() *http.Transport { return s.tr }
-
 // Conns is how many connections the server has accepted so far.
 func (s *Server) Conns() int { return int(s.accepted.Load()) }
 

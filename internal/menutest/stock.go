@@ -1,6 +1,7 @@
 // Package menutest holds what the menu steps' tests share: a fake stock
-// service behind a real http.Server and client over in-memory connections, ways to call GET /menu and watch it
-// in virtual time, and checks of the menu's answers.
+// service behind a real http.Server and client over in-memory connections,
+// ways to call GET /menu and watch it in virtual time, and checks of the
+// menu's answers.
 //
 // Each menu step (02, 03, 05) tests its own menuService; the scaffolding
 // around it lives here once, so that a learner reads the same words in every
@@ -94,7 +95,7 @@ func (s *Stock) Close() error { return s.server.Close() }
 
 // RoundTrip sends req to the fake and remembers the body it hands out.
 func (s *Stock) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := s.server.Transport().RoundTrip(req)
+	resp, err := s.server.Client().Transport.RoundTrip(req)
 	if err == nil {
 		b := &body{ReadCloser: resp.Body}
 		resp.Body = b

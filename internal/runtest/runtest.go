@@ -113,9 +113,6 @@ func (s *Server) Stop() error {
 	return s.result
 }
 
-// Log is what the service has logged so far.
-func (s *Server) Log() string { return s.log.String() }
-
 // logBuffer is run's stdout: it keeps what was logged and spots the address.
 type logBuffer struct {
 	mu   sync.Mutex

@@ -45,7 +45,7 @@ func TestStart(t *testing.T) {
 		resp, body := srv.Get(t, "/menu")
 		assert.Equal(t, http.StatusOK, resp.StatusCode)
 		assert.Equal(t, "hello from /menu", body)
-		assert.Contains(t, srv.Log(), "addr="+srv.Addr)
+		assert.Contains(t, srv.log.String(), "addr="+srv.Addr)
 		assert.NoError(t, srv.Stop(), "a graceful stop")
 		assert.NoError(t, srv.Stop(), "stopping twice gives the same result")
 	})
