@@ -35,8 +35,8 @@ func TestResultIsNotDropped(t *testing.T) {
 		require.NoError(t, err, "parsing %s", name)
 		for _, d := range droppedSends(f) {
 			pos := fset.Position(d.pos)
-			assert.Fail(t, fmt.Sprintf("%s:%d: %s sends on %s, made by make(chan %s) with no room for a value, in a select with a default case. "+
-				"That send succeeds only if %s is already waiting in its select; when the fetch finishes first — on a busy server it does — "+
+			assert.Fail(t, fmt.Sprintf("%s:%d: in %s, the send on %s — made by make(chan %s), with no room for a value — is in a select with a default case. "+
+				"That send succeeds only if %s is already waiting in its own select; when the fetch finishes first — on a busy server it does — "+
 				"the default case drops the result, and the menu answers 504 for a stock service that answered. "+
 				"No test can make that race happen on demand, so this one reads the source "+
 				"(task 2: give the channel room for one result, make(chan %s, 1), and send with a plain send)",
@@ -91,15 +91,10 @@ func droppedSends(f *ast.File) []droppedSend {
 func unbufferedChans(body *ast.BlockStmt) map[string]string {
 	made, other := map[string]string{}, map[string]bool{}
 	passed := map[string]string{} // parameter: the variable passed to it
-	set := func(names []ast.Expr, values []ast.Expr) {
-		for i, name := range names {
-			id, ok := name.(*ast.Ident)
-			if !ok {
-				continue
-			}
-			if len(values) != len(names) {
-				other[id.Name] = true // a, b := f(): not a make
-			} else if elem, ok := unbufferedMake(values[i]); ok {
+	// set records name = value; value is nil when it cannot be told.
+	set := func(name, value ast.Expr) {
+		if id, ok := name.(*ast.Ident); ok {
+			if elem, ok := unbufferedMake(value); ok {
 				made[id.Name] = elem
 			} else {
 				other[id.Name] = true
@@ -109,14 +104,14 @@ func unbufferedChans(body *ast.BlockStmt) map[string]string {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			set(n.Lhs, n.Rhs)
+			for i, name := range n.Lhs {
+				set(name, nth(n.Rhs, i, len(n.Lhs)))
+			}
 		case *ast.ValueSpec:
-			if len(n.Values) > 0 {
-				names := make([]ast.Expr, len(n.Names))
-				for i, id := range n.Names {
-					names[i] = id
+			for i, name := range n.Names {
+				if len(n.Values) > 0 {
+					set(name, nth(n.Values, i, len(n.Names)))
 				}
-				set(names, n.Values)
 			}
 		case *ast.CallExpr: // go func(out chan<- T) {…}(results)
 			if lit, ok := n.Fun.(*ast.FuncLit); ok {
@@ -142,6 +137,15 @@ func unbufferedChans(body *ast.BlockStmt) map[string]string {
 		}
 	}
 	return made
+}
+
+// nth returns the value set to the i-th of n names, or nil if the values are
+// not one per name (a, b := f()).
+func nth(values []ast.Expr, i, n int) ast.Expr {
+	if len(values) != n {
+		return nil
+	}
+	return values[i]
 }
 
 // unbufferedMake reports whether e is make(chan T) or make(chan T, 0), and
@@ -214,6 +218,15 @@ func TestDroppedSendsFinder(t *testing.T) {
 				default:
 				}
 			}()`, 0},
+		{"lets a variable also set to anything else through", `
+			results, n := make(chan int), 1
+			if n > 0 {
+				results = make(chan int, n)
+			}
+			select {
+			case results <- 1:
+			default:
+			}`, 0},
 		{"lets a plain send through", `
 			results := make(chan stockResult, 1)
 			go func() { results <- stockResult{} }()`, 0},
