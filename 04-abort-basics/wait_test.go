@@ -189,15 +189,16 @@ func ExampleDo() {
 	// scooped anyway: pistachio
 }
 
-// lateWaiter is a context for a Do whose caller was slow to reach its select:
-// when Do asks for Done — to wait on it — lateWaiter first lets fn return,
-// and waits until fn's goroutine has done what it does with the result (sent
-// it, or blocked trying), before it hands over the channel. On a busy machine
-// that order happens on its own, rarely; here it happens every time.
+// lateWaiter is a context that makes Do late to its own select: when Do asks
+// for Done — to wait on it — lateWaiter first lets fn return, and waits
+// until fn's goroutine has done what it does with the result (sent it, or
+// blocked trying to), before it hands the channel over. On a busy machine
+// that order happens by itself, now and then; here it happens every time.
 //
-// It relies only on what the Context interface documents: code that waits on
-// a context calls its Done method to get the channel. The context inside it
-// is a real one, with a deadline, so that nothing waits forever.
+// It relies only on what the Context interface documents — code that waits
+// on a context calls its Done method to get the channel — not on how the
+// context package works inside. The context it wraps is a real one, with a
+// deadline, so that nothing waits forever.
 type lateWaiter struct {
 	context.Context
 	started chan struct{} // closed by fn when it starts
