@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -45,6 +46,41 @@ func TestDo(t *testing.T) {
 				assert.Equal(t, outcome[string]{value: "pistachio"}, do.got, "Do(live ctx, fn taking 3s) (task 8: return fn's result)")
 			}
 			do.wait(time.Hour)
+		})
+	})
+
+	t.Run("returns fn's result even when fn finishes before Do waits for it", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			late := &lateWaiter{Context: ctx, started: make(chan struct{}), release: make(chan struct{})}
+			begin := time.Now()
+			do := start(func() outcome[string] {
+				v, err := Do(late, func() (string, error) {
+					close(late.started)
+					select {
+					case <-late.release:
+					case <-time.After(time.Second): // a Do that never asks for Done while fn runs
+					}
+					return "pistachio", nil
+				})
+				return outcome[string]{v, err}
+			})
+			if !do.wait(time.Minute) {
+				assert.Fail(t, "Do(ctx with a 10s deadline, fn) still waiting after a minute (task 8: select on ctx.Done() as well as fn's result)")
+				return
+			}
+			switch want := (outcome[string]{value: "pistachio"}); {
+			case do.got == want:
+			case !isClosed(late.started):
+				assert.Fail(t, fmt.Sprintf("Do(live ctx, fn) returned %v without calling fn; want fn's result %v (task 8: run fn in a goroutine of its own)", do.got, want))
+			case isClosed(late.release):
+				assert.Fail(t, fmt.Sprintf("Do(ctx, fn) returned %v after %v; fn had returned %v just before Do began to wait in its select, and that result was lost "+
+					"(task 8: give the result channel room for one result, make(chan T, 1), and send with a plain send — "+
+					"a send in a select with a default case drops the result whenever nobody is receiving yet)", do.got, time.Since(begin), want))
+			default:
+				assert.Equal(t, want, do.got, "Do(live ctx, fn) (task 8: return fn's result)")
+			}
 		})
 	})
 
@@ -151,4 +187,48 @@ func ExampleDo() {
 	// Output:
 	// Do: "", context canceled
 	// scooped anyway: pistachio
+}
+
+// lateWaiter is a context that makes Do late to its own select: when Do asks
+// for Done — to wait on it — lateWaiter first lets fn return, and waits
+// until fn's goroutine has done what it does with the result (sent it, or
+// blocked trying to), before it hands the channel over. On a busy machine
+// that order happens by itself, now and then; here it happens every time.
+//
+// It relies only on what the Context interface documents — code that waits
+// on a context calls its Done method to get the channel — not on how the
+// context package works inside. The context it wraps is a real one, with a
+// deadline, so that nothing waits forever.
+type lateWaiter struct {
+	context.Context
+	started chan struct{} // closed by fn when it starts
+	release chan struct{} // closed by Done: fn may return
+	// busy is set while a call of Done waits for the bubble: synctest.Wait
+	// must never run in two goroutines at once. A Done called meanwhile
+	// returns at once.
+	busy atomic.Bool
+}
+
+func (c *lateWaiter) Done() <-chan struct{} {
+	if c.busy.CompareAndSwap(false, true) {
+		defer c.busy.Store(false)
+		if !isClosed(c.started) {
+			synctest.Wait() // let Do's goroutine, if there is one yet, reach fn
+		}
+		if isClosed(c.started) && !isClosed(c.release) {
+			close(c.release)
+			synctest.Wait() // fn returns; its goroutine sends the result, or blocks trying to
+		}
+	}
+	return c.Context.Done()
+}
+
+// isClosed reports, without waiting, whether ch is closed.
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

@@ -109,8 +109,9 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// a select with a default case never blocks, and drops the result
 	// whenever the fetch finishes before the select below is waiting: rare,
 	// and no test can make it happen on demand — which is what makes it a bad
-	// bug. Closing results when the handler returns makes the late send
-	// panic, and a panic on a goroutine of its own takes the whole server down.
+	// bug (TestResultIsNotDropped finds it by reading the source). Closing
+	// results when the handler returns makes the late send panic, and a panic
+	// on a goroutine of its own takes the whole server down.
 	results := make(chan stockResult, 1)
 	go func() {
 		stock, err := s.fetchStock()
