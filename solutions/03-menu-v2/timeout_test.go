@@ -79,7 +79,7 @@ func requireTimesOut(t *testing.T) {
 
 		time.Sleep(testTimeout)
 		synctest.Wait()
-		require.True(t, menu.Answered(), "not going on to the real network: in virtual time, the stock service taking 10s, %v; want 504 after %v (task 1: race the call against a timer)", menu, testTimeout)
-		require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "not going on to the real network: in virtual time, the stock service taking 10s, %v; want 504 (task 1)", menu)
+		require.True(t, menu.Answered(), "checked first in virtual time, the stock service taking 10s: %v; want 504 after %v (task 1: race the call against a timer)", menu, testTimeout)
+		require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "checked first in virtual time, the stock service taking 10s: %v; want 504 (task 1)", menu)
 	})
 }
