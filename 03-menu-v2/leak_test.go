@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -29,9 +29,9 @@ import (
 // that whatever its goroutine does once the late answer comes, this test can
 // report it: a goroutine that panics (a send on a closed channel) ends the
 // whole process it runs in, and no test can recover from a panic on a
-// goroutine it did not start. It runs in real time, outside any synctest
-// bubble, for the same reason: a goroutine blocked forever inside a bubble
-// crashes the test binary too.
+// goroutine it did not start. The child runs the menu in virtual time, in a
+// synctest bubble, and reports before its bubble ends: a goroutine still
+// blocked then makes synctest crash the child, after the report is out.
 func TestGoroutineEnds(t *testing.T) {
 	if os.Getenv(lateAnswerEnv) != "" {
 		reportLateAnswer(t) // this is the child
@@ -43,7 +43,7 @@ func TestGoroutineEnds(t *testing.T) {
 		"the menu answered, then the stock service answered, and the goroutine that called it crashed the program: %s (task 2: never close the result channel in the handler — the goroutine may still send on it; a buffer of one is all the channel needs)", late.Crash)
 	require.Empty(t, late.Failed, "the check could not run: %s", late.Failed)
 	require.Equal(t, http.StatusGatewayTimeout, late.Code,
-		"the stock service was held for up to 500ms, then released; menu answered %d: %s; want 504 after 10ms, while the stock service was still held (task 1 first: race the call against a timer)", late.Code, late.Body)
+		"the stock service held its answer, then was released; menu answered %d: %s; want 504 after 10ms, while the stock service was still held (task 1 first: race the call against a timer)", late.Code, late.Body)
 	assert.Empty(t, late.Leak,
 		"the menu answered 504, then the stock service answered, and the goroutine that called it is still running: it is blocked sending its result on a channel that nobody will ever receive from again (task 2: make the result channel buffered, with room for one result, so that the send never waits)\n%s", late.Leak)
 }
@@ -64,16 +64,14 @@ type lateResult struct {
 	Failed string // why the check itself could not run, or ""
 }
 
-// reportLateAnswer runs lateAnswer in the child and prints its result.
+// reportLateAnswer runs lateAnswer in the child, in a synctest bubble, and
+// prints its result before the bubble ends.
 func reportLateAnswer(t *testing.T) {
-	rec, leak := lateAnswer(t)
-	res := lateResult{Code: rec.Code, Body: menutest.Body(rec)}
-	if leak != nil {
-		res.Leak = leak.Error()
-	}
-	b, err := json.Marshal(res)
-	require.NoError(t, err, "encoding the result")
-	fmt.Printf("\n%s%s\n", lateAnswerMark, b)
+	synctest.Test(t, func(t *testing.T) {
+		b, err := json.Marshal(lateAnswer(t))
+		require.NoError(t, err, "encoding the result")
+		fmt.Printf("\n%s%s\n", lateAnswerMark, b)
+	})
 }
 
 // lateAnswerInChild runs lateAnswer in a child process and returns what it
@@ -113,33 +111,40 @@ func lateAnswerInChild() lateResult {
 }
 
 // lateAnswer serves one GET /menu, with a 10ms timeout, while the stock
-// service holds the request; once the menu has answered (or after 300ms), it
-// lets the stock service answer, and waits until it has. It returns what the
-// menu answered and, if goroutines started meanwhile are still running, an
-// error that lists them.
-func lateAnswer(t testing.TB) (*httptest.ResponseRecorder, error) {
+// service holds the request; 10ms later, when a menu that races a timer has
+// answered, it lets the stock service answer, and waits until everything
+// has come to rest. It returns what the menu answered and which goroutines
+// started meanwhile are still running. Call it inside a synctest bubble:
+// the menu's time is virtual.
+func lateAnswer(t testing.TB) lateResult {
 	t.Helper()
 	before := goleak.IgnoreCurrent()
 
 	release := make(chan struct{})
-	releaseOnce := sync.OnceFunc(func() { close(release) })
-	t.Cleanup(releaseOnce)
 	fake := fakestock.New(fakestock.Reply{})
 	stock := menutest.ServeStock(t, fake, menutest.HoldUntil(release, fake))
 	menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, 10*time.Millisecond).handler())
 
-	// A menu that waits for the stock service (the starter) waits here 300ms;
-	// a menu that races a 10ms timer has answered long before.
-	menu.Wait(300 * time.Millisecond)
-	releaseOnce()
-	if !menu.Wait(10 * time.Second) {
-		require.Fail(t, "menu had not answered 10s after the stock service was released")
+	// A menu that races a 10ms timer has answered now; one that waits for
+	// the stock service (the starter) answers once it is released.
+	time.Sleep(10 * time.Millisecond)
+	synctest.Wait()
+	close(release)
+	synctest.Wait()
+	if !menu.Answered() {
+		return lateResult{Failed: fmt.Sprintf("%v, though the stock service had answered", menu)}
 	}
-	stock.Await(t, 1, 10*time.Second)
+	res := lateResult{Code: menu.Rec.Code, Body: menutest.Body(menu.Rec)}
 	// The fake's server and the menu's kept-alive connection to it are not
 	// the menu's goroutines: close them before counting.
-	require.NoError(t, stock.Close(), "closing the fake stock service")
-	return menu.Rec, goleak.Find(before)
+	if err := stock.Close(); err != nil {
+		return lateResult{Failed: fmt.Sprintf("closing the fake stock service: %v", err)}
+	}
+	synctest.Wait()
+	if leak := goleak.Find(before); leak != nil {
+		res.Leak = leak.Error()
+	}
+	return res
 }
 
 // leaks remembers what the late answer did, once per test binary, so that

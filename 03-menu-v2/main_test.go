@@ -21,6 +21,7 @@ func TestRun(t *testing.T) {
 	t.Run("serves GET /menu, and 504 once -timeout has passed, then shuts down gracefully", func(t *testing.T) {
 		requireNoLeak(t)
 		leakcheck.Check(t)
+		requireTimesOut(t) // milliseconds; a menu that would fail below fails here, at once
 		// The first stock request is answered at once; the second is held
 		// until the menu has answered 504 (or, for a menu that waits, for
 		// 400ms after it arrived), then released: version 2 leaves that

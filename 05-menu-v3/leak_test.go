@@ -23,6 +23,7 @@ import (
 // stock service's answer until the test ends.
 func TestNoGoroutineOutlivesTheRequest(t *testing.T) {
 	leakcheck.Check(t)
+	requireCancelsAtTimeout(t) // milliseconds; a menu that would fail below fails here, at once
 	before := goleak.IgnoreCurrent()
 	release, left := make(chan struct{}), make(chan time.Time, 1)
 	t.Cleanup(func() { close(release) }) // after the checks below: the cleanups run last-in, first-out
@@ -45,7 +46,7 @@ func TestNoGoroutineOutlivesTheRequest(t *testing.T) {
 }
 
 // lateAnswer serves one GET /menu, with a 10ms timeout, while the stock
-// service holds the request; once the menu has answered (or after 1s), it
+// service holds the request; once the menu has answered (or after 300ms), it
 // lets the stock service answer, and waits until it has. It returns, if
 // goroutines started meanwhile are still running, an error that lists them.
 func lateAnswer(t testing.TB) error {
@@ -59,7 +60,9 @@ func lateAnswer(t testing.TB) error {
 	stock := menutest.ServeStock(t, fake, menutest.HoldUntil(release, fake))
 	menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, 10*time.Millisecond).handler())
 
-	menu.Wait(time.Second)
+	// A menu that waits for the stock service waits here 300ms; a menu with
+	// a 10ms timeout has answered long before.
+	menu.Wait(300 * time.Millisecond)
 	releaseOnce()
 	if !menu.Wait(10 * time.Second) {
 		require.Fail(t, "menu had not answered 10s after the stock service was released")
@@ -78,6 +81,17 @@ var leaks struct {
 	err     error // goroutines still running after lateAnswer, or nil
 }
 
+// lateLeak runs lateAnswer once per test binary, and returns what it found.
+func lateLeak(t *testing.T) error {
+	t.Helper()
+	leaks.Lock()
+	defer leaks.Unlock()
+	if !leaks.checked {
+		leaks.checked, leaks.err = true, lateAnswer(t)
+	}
+	return leaks.err
+}
+
 // requireNoLeak stops t at once if the menu leaves a goroutine blocked even
 // after the stock service has answered — version 2's goroutine sending on an
 // unbuffered channel, say. Inside a synctest bubble such a goroutine would
@@ -85,12 +99,7 @@ var leaks struct {
 // test, outside any synctest bubble.
 func requireNoLeak(t *testing.T) {
 	t.Helper()
-	leaks.Lock()
-	defer leaks.Unlock()
-	if !leaks.checked {
-		leaks.checked, leaks.err = true, lateAnswer(t)
-	}
-	if leaks.err != nil {
-		require.Fail(t, "not running this test: the menu leaves a goroutine blocked forever after it answers, and inside a synctest bubble that would crash the test binary (task 1: no goroutine and no channel in version 3 — and never an unbuffered channel nobody reads):\n"+leaks.err.Error())
+	if err := lateLeak(t); err != nil {
+		require.Fail(t, "not running this test: the menu leaves a goroutine blocked forever after it answers, and inside a synctest bubble that would crash the test binary (task 1: no goroutine and no channel in version 3 — and never an unbuffered channel nobody reads):\n"+err.Error())
 	}
 }

@@ -25,7 +25,9 @@ import (
 // on a real socket: the whole chain, client → menu → stock, over TCP.
 func TestRun(t *testing.T) {
 	t.Run("serves GET /menu, cancels the stock request at -timeout, counts it, then shuts down gracefully", func(t *testing.T) {
+		requireNoLeak(t)
 		leakcheck.Check(t)
+		requireCancelsAtTimeout(t) // milliseconds; a menu that would fail below fails here, at once
 		// The first stock request is answered at once; the second is held
 		// until its caller leaves — then the fake finds it gone — or, for a
 		// menu that leaves the request running, for 400ms after it arrived,
@@ -56,7 +58,9 @@ func TestRun(t *testing.T) {
 	})
 
 	t.Run("with -h2c, calls the stock service over HTTP/2 and cancels a call without losing the connection", func(t *testing.T) {
+		requireNoLeak(t)
 		leakcheck.Check(t)
+		requireCancelsAtTimeout(t) // milliseconds; a menu that would fail below fails here, at once
 		// Every stock request would take 300ms; the menu waits 50ms for each.
 		// 3 timeouts in a row: fewer than -fail-after's 5, so the breaker of
 		// task 6 stays out of it, whether or not it honours -fail-after 0.

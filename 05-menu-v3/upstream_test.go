@@ -62,3 +62,28 @@ func TestStockStopsWorking(t *testing.T) {
 		})
 	})
 }
+
+// requireCancelsAtTimeout stops t at once, before it spends real time on
+// sockets, unless the menu does in virtual time what the real network will
+// then be asked to show: answer 504 at its timeout, and cancel the stock
+// service's request then. A menu that passes pays a few milliseconds. A menu
+// that leaves a goroutine blocked (requireNoLeak) is not checked here — in a
+// bubble, that goroutine would crash the test binary — and t goes on to say
+// what is wrong with it. Call it outside any synctest bubble.
+func requireCancelsAtTimeout(t *testing.T) {
+	t.Helper()
+	if lateLeak(t) != nil {
+		return
+	}
+	synctest.Test(t, func(t *testing.T) {
+		stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
+		menu := menutest.Start(newTestMenu(stock))
+
+		time.Sleep(testTimeout)
+		synctest.Wait()
+		require.True(t, menu.Answered(), "checked first in virtual time, the stock service taking 10s: %v; want 504 after 1s (task 1)", menu)
+		require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "checked first in virtual time, the stock service taking 10s: %v; want 504 (task 1)", menu)
+		require.Len(t, stock.Calls(), 1,
+			"checked first in virtual time, the stock service taking 10s: %v, and the stock service is still working on its request: the menu gave up and the call goes on, as in version 2 (task 1: build the request with http.NewRequestWithContext and a context that times out, and drop the goroutine and the channel)", menu)
+	})
+}

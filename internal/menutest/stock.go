@@ -86,10 +86,6 @@ func (s *Stock) closeBodies() {
 // reaches the fake, wrapped only to count the response bodies it hands out.
 func (s *Stock) Client() *http.Client { return &http.Client{Transport: s} }
 
-// Conns is how many connections the menu opened to the fake: a cancelled
-// HTTP/1.1 request costs its connection, a completed one leaves it for reuse.
-func (s *Stock) Conns() int { return s.server.Conns() }
-
 // Close stops the fake at once, as a stock service that crashed would.
 func (s *Stock) Close() error { return s.server.Close() }
 

@@ -65,3 +65,21 @@ func TestTimeout(t *testing.T) {
 		})
 	})
 }
+
+// requireTimesOut stops t at once, before it spends real time on sockets,
+// unless the menu does in virtual time what the real network will then be
+// asked to show: answer 504 at its timeout while the stock service holds
+// its answer. A menu that passes pays a few milliseconds. Call it after
+// requireNoLeak, outside any synctest bubble.
+func requireTimesOut(t *testing.T) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
+		menu := menutest.Start(newTestMenu(stock))
+
+		time.Sleep(testTimeout)
+		synctest.Wait()
+		require.True(t, menu.Answered(), "checked first in virtual time, the stock service taking 10s: %v; want 504 after %v (task 1: race the call against a timer)", menu, testTimeout)
+		require.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code, "checked first in virtual time, the stock service taking 10s: %v; want 504 (task 1)", menu)
+	})
+}
