@@ -22,25 +22,21 @@ func TestRun(t *testing.T) {
 		requireNoLeak(t)
 		leakcheck.Check(t)
 		requireTimesOut(t) // milliseconds; a menu that would fail below fails here, at once
-		// The first stock request is answered at once; the second is held
-		// until the menu has answered 504 (or, for a menu that waits, for
-		// 400ms after it arrived), then released: version 2 leaves that
-		// request running, and the release lets it finish before the test
-		// ends. 200ms is a long time for a loopback round trip, even on a
-		// busy machine, and the menu's 200ms started before the request
-		// arrived: a 504 has 200ms to spare.
-		fake := fakestock.New()
-		stockURL, releaseOnce := menutest.HoldSecond(t, fake, 400*time.Millisecond)
+		// The first stock request is answered at once; the second would take
+		// 400ms. Version 2 answers 504 at 200ms and leaves that request
+		// running for the rest of its 400ms, for nobody. 200ms is a long time
+		// for a loopback round trip, even on a busy machine, and the menu's
+		// 200ms started before the request arrived: a 504 has 200ms to spare.
+		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 400 * time.Millisecond})
+		stockURL, _ := fakestock.Loopback(t, fake)
 		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "200ms")
-		t.Cleanup(releaseOnce) // first of the cleanups: the server cannot stop while the request is held
 
 		resp, body := srv.Get(t, "/menu")
 		if assert.Equal(t, http.StatusOK, resp.StatusCode, "GET /menu from the running service answered %d: %s; want 200", resp.StatusCode, body) {
-			assert.JSONEq(t, menutest.WantMenuJSON(t), body, "GET /menu from the running service")
+			assert.JSONEq(t, menutest.MenuJSON, body, "GET /menu from the running service")
 		}
 		resp, body = srv.Get(t, "/menu")
-		releaseOnce()
-		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service holding the request and -timeout 200ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
+		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service taking 400ms and -timeout 200ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
 		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
 	})
 

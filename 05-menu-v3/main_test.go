@@ -28,23 +28,21 @@ func TestRun(t *testing.T) {
 		requireNoLeak(t)
 		leakcheck.Check(t)
 		requireCancelsAtTimeout(t) // milliseconds; a menu that would fail below fails here, at once
-		// The first stock request is answered at once; the second is held
-		// until its caller leaves — then the fake finds it gone — or, for a
-		// menu that leaves the request running, for 400ms after it arrived,
-		// and answered 50ms later. 200ms is a long time for a loopback round
-		// trip, even on a busy machine, and the menu's 200ms started before
-		// the request arrived: a cancel has 200ms to spare.
-		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 50 * time.Millisecond})
-		stockURL, releaseOnce := menutest.HoldSecond(t, fake, 400*time.Millisecond)
+		// The first stock request is answered at once; the second would take
+		// 400ms, and the fake records whether its caller left first. 200ms is
+		// a long time for a loopback round trip, even on a busy machine, and
+		// the menu's 200ms started before the request arrived: a cancel has
+		// 200ms to spare.
+		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 400 * time.Millisecond})
+		stockURL, _ := fakestock.Loopback(t, fake)
 		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "200ms")
-		t.Cleanup(releaseOnce) // first of the cleanups: the server cannot stop while the request is held
 
 		resp, body := srv.Get(t, "/menu")
 		if assert.Equal(t, http.StatusOK, resp.StatusCode, "GET /menu from the running service answered %d: %s; want 200", resp.StatusCode, body) {
-			assert.JSONEq(t, menutest.WantMenuJSON(t), body, "GET /menu from the running service")
+			assert.JSONEq(t, menutest.MenuJSON, body, "GET /menu from the running service")
 		}
 		resp, body = srv.Get(t, "/menu")
-		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service holding the request and -timeout 200ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
+		assert.Equal(t, http.StatusGatewayTimeout, resp.StatusCode, "GET /menu, the stock service taking 400ms and -timeout 200ms, answered %d: %s; want 504 (task 1)", resp.StatusCode, body)
 		calls := fake.Await(t, 2, 5*time.Second)
 		assert.Equal(t, fakestock.Abandoned, calls[1].Outcome, "the slow stock request: %v; want abandoned once the menu gave up (task 1)", calls[1])
 

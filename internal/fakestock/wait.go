@@ -39,14 +39,16 @@ func (s *Service) Await(t testing.TB, n int, within time.Duration) []Call {
 // Loopback serves h on a real TCP socket at 127.0.0.1 on a free port, for the
 // tests whose point is the real network. It returns the stock URL
 // (http://127.0.0.1:PORT/stock) and a client with a fresh http.Transport of
-// its own. Both are closed when the test ends; call leakcheck.Check before
-// Loopback so that the leak check runs after they are closed.
+// its own. Both are closed when the test ends, and so are the connections of
+// requests still running; call leakcheck.Check before Loopback so that the
+// leak check runs after they are closed.
 func Loopback(t testing.TB, h http.Handler) (stockURL string, client *http.Client) {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	tr := &http.Transport{}
 	t.Cleanup(func() {
 		tr.CloseIdleConnections()
+		srv.CloseClientConnections() // a request still running ends, as its caller hangs up
 		srv.Close()
 	})
 	return srv.URL + "/stock", &http.Client{Transport: tr}

@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 )
 
 // Get serves one GET /menu with h and returns what it answered.
@@ -105,24 +103,12 @@ func (p *Pending) String() string {
 	return fmt.Sprintf("menu answered %d after %v: %s", p.Rec.Code, p.Took, Body(p.Rec))
 }
 
-// WantMenuJSON is the menu built from the stock service's real stock.
-func WantMenuJSON(t testing.TB) string {
-	t.Helper()
-	type item struct {
-		ID        string `json:"id"`
-		Name      string `json:"name"`
-		Available bool   `json:"available"`
-	}
-	var menu []item
-	for _, f := range fakestock.Flavours {
-		menu = append(menu, item{f.ID, f.Name, f.Stock > 0})
-	}
-	b, err := json.Marshal(map[string]any{"menu": menu})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+// MenuJSON is the menu built from the stock service's real stock
+// (fakestock.Flavours): Neopolitan, out of stock, is not available.
+const MenuJSON = `{"menu":[` +
+	`{"id":"cf93d53f-7f60-4c9d-a543-ef217a09269b","name":"Cookies 'n' Cream","available":true},` +
+	`{"id":"41373bb6-e6fb-4606-8f01-1cd24e228939","name":"Neopolitan","available":false},` +
+	`{"id":"8e884a8d-ae04-4518-80b7-377ee5bcecc6","name":"Pistachio","available":true}]}`
 
 // AssertJSONError checks that rec is a JSON {"error": "…"} answer; task says
 // which task of the README to read when it is not.

@@ -1,6 +1,7 @@
 package menutest
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -117,4 +118,21 @@ func TestGetSurvivesAPanic(t *testing.T) {
 	assert.Equal(t, http.StatusInternalServerError, rec.Code)
 	assert.Contains(t, rec.Body.String(), "PANIC at menutest_test.go:")
 	assert.Contains(t, rec.Body.String(), "nil map")
+}
+
+func TestMenuJSONIsTheMenuOfTheStock(t *testing.T) {
+	var menu struct {
+		Menu []struct {
+			ID, Name  string
+			Available bool
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(MenuJSON), &menu))
+	require.Len(t, menu.Menu, len(fakestock.Flavours))
+	for i, f := range fakestock.Flavours {
+		item := menu.Menu[i]
+		assert.Equal(t, f.ID, item.ID)
+		assert.Equal(t, f.Name, item.Name)
+		assert.Equal(t, f.Stock > 0, item.Available, "%s has a stock of %d", f.Name, f.Stock)
+	}
 }

@@ -149,33 +149,3 @@ func ClosedPortURL(t testing.TB) string {
 	require.NoError(t, ln.Close(), "closing the free port")
 	return "http://" + addr + "/stock"
 }
-
-// HoldSecond serves fake on a real socket at 127.0.0.1 (fakestock.Loopback)
-// and holds the second request at the door until its caller leaves or hold
-// has passed since it arrived, whichever comes first; then fake answers it.
-// Every other request goes straight to fake. It returns the stock URL and a
-// release function that lets the held request through at once; register it
-// with t.Cleanup after starting the server under test, so that it runs
-// first: a server cannot stop while its stock request is held.
-func HoldSecond(t testing.TB, fake *fakestock.Service, hold time.Duration) (stockURL string, release func()) {
-	t.Helper()
-	door := make(chan struct{})
-	release = sync.OnceFunc(func() { close(door) })
-	var requests atomic.Int32
-	var timer atomic.Pointer[time.Timer]
-	t.Cleanup(func() {
-		if tm := timer.Load(); tm != nil {
-			tm.Stop()
-		}
-	})
-	held := HoldUntil(door, fake)
-	stockURL, _ = fakestock.Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if requests.Add(1) == 2 {
-			timer.Store(time.AfterFunc(hold, release))
-			held.ServeHTTP(w, r)
-			return
-		}
-		fake.ServeHTTP(w, r)
-	}))
-	return stockURL, release
-}

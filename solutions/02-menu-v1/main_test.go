@@ -24,7 +24,7 @@ func TestRun(t *testing.T) {
 
 		resp, body := srv.Get(t, "/menu")
 		if assert.Equal(t, http.StatusOK, resp.StatusCode, "GET /menu from the running service answered %d: %s; want 200 (task 1: serve the menu)", resp.StatusCode, body) {
-			assert.JSONEq(t, menutest.WantMenuJSON(t), body, "GET /menu from the running service (task 1)")
+			assert.JSONEq(t, menutest.MenuJSON, body, "GET /menu from the running service (task 1)")
 		}
 		assert.NoError(t, srv.Stop(), "run's result after its context was cancelled, as Ctrl-C does; want nil: http.ErrServerClosed means a graceful shutdown")
 	})
