@@ -39,10 +39,14 @@ func (a *app) hint(ctx context.Context, args []string) int {
 			return a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, pos[1], len(tasks))
 		}
 	} else {
-		task, err = a.nextTask(ctx, step, tasks)
+		var st *course.StepStatus
+		task, st, err = a.nextTask(ctx, step, tasks)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "workshop: %v\n", err)
 			return exitRed
+		}
+		if task == nil { // every task passes: no task's hint is the answer
+			return a.allTasksPass(step, st, len(tasks))
 		}
 	}
 	hints, err := step.ReadHints(task.N)
@@ -77,23 +81,44 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-// nextTask is the step's first task not done, or its first.
-func (a *app) nextTask(ctx context.Context, step course.Step, tasks []course.Task) (*course.Task, error) {
+// nextTask is the step's first task not done, with the step's status; nil
+// when every task passes.
+func (a *app) nextTask(ctx context.Context, step course.Step, tasks []course.Task) (*course.Task, *course.StepStatus, error) {
 	if len(tasks) == 0 {
-		return nil, fmt.Errorf("%s has no tasks in its README.md", step.Name)
+		return nil, nil, fmt.Errorf("%s has no tasks in its README.md", step.Name)
 	}
 	sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	for _, res := range sts[0].Tasks {
+	st := sts[0]
+	if st.TasksDone() {
+		return nil, st, nil
+	}
+	for _, res := range st.Tasks {
 		if !res.Done {
 			for i := range tasks {
 				if tasks[i].N == res.N {
-					return &tasks[i], nil
+					return &tasks[i], st, nil
 				}
 			}
 		}
 	}
-	return &tasks[0], nil
+	return &tasks[0], st, nil // the tests did not run to the end: start at the start
+}
+
+// allTasksPass answers a hint asked for a step whose tasks all pass: what is
+// left is go vet's complaint, if any, and no task's hint is about that.
+func (a *app) allTasksPass(step course.Step, st *course.StepStatus, n int) int {
+	w := a.stdout
+	if st.Vet != "" {
+		fmt.Fprintf(w, "%s: every task's tests pass, but go vet does not — and no task's hint is about that.\n", step.Name)
+		fmt.Fprintf(w, "What it says:\n\n%s\n\n", indentText(limitLines(st.Vet, 12), "  "))
+		fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
+		fmt.Fprintf(w, "A task's hints all the same: go tool workshop hint %02d TASK (TASK from 1 to %d)\n", step.Num, n)
+		return exitRed
+	}
+	fmt.Fprintf(w, "%s is done: every task passes and go vet is clean. Nothing to hint at.\n", step.Name)
+	fmt.Fprintf(w, "A task's hints all the same: go tool workshop hint %02d TASK (TASK from 1 to %d)\n", step.Num, n)
+	return exitOK
 }

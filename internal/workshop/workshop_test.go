@@ -407,3 +407,25 @@ func TestStepFolderYouAreIn(t *testing.T) {
 	a.wd = ""
 	assert.Equal(t, exitUsage, a.check(ctx(t), []string{"-race"}), "check -race: check takes no flags")
 }
+
+func TestHintWhenEveryTaskPasses(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	a, stdout, stderr := testApp(t, root, "")
+	require.Equal(t, exitOK, a.hint(ctx(t), []string{"01"}), "hint 01, every task done; stderr: %s", stderr)
+	assert.Contains(t, stdout.String(), "01-solved is done: every task passes and go vet is clean", "no hint for a done step")
+	assert.NotContains(t, stdout.String(), "hint 1 of", "no task's hint for a done step")
+	assert.Contains(t, stdout.String(), "go tool workshop hint 01 TASK", "how to ask for a task's hints anyway")
+
+	// The tests pass, but the cancel is lost: only go vet says so.
+	write(t, root, "02-unsolved/double.go", "package double\n\nimport \"context\"\n\n"+
+		"func Double(n int) int {\n\tctx, _ := context.WithCancel(context.Background())\n\t_ = ctx\n\treturn 2 * n\n}\n")
+	stdout.Reset()
+	assert.Equal(t, exitRed, a.hint(ctx(t), []string{"02"}), "hint 02: tests pass, vet fails")
+	out := stdout.String()
+	assert.Contains(t, out, "every task's tests pass, but go vet does not", "says what is left")
+	assert.Contains(t, out, "cancel", "shows vet's complaint")
+	assert.NotContains(t, out, "hint 1 of", "task 1's hint is not about vet")
+	assert.Contains(t, out, "go tool workshop check 02", "says how to check the fix")
+}
