@@ -49,7 +49,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	addr := flags.String("addr", ":3000", "`address` to listen on")
 	stockURL := flags.String("stock-url", "http://localhost:4000/stock", "`URL` of the stock service's GET /stock")
 	timeout := flags.Duration("timeout", time.Second, "answer 504 if the stock service has not answered within `timeout`")
-	failAfter := flags.Int("fail-after", 5, "answer 503 at once after `n` timeouts in a row, for a cool-down of 1s doubling to 30s; 0 never fails fast")
+	failAfter := flags.Int("fail-after", 5, "answer 503 at once after `n` timeouts in a row, for a cool-down (-cool-down); 0 never fails fast")
+	coolDown := flags.Duration("cool-down", time.Second, "the first cool-down of failing fast, `d`; each failed trial doubles it, up to 30 × d")
 	h2c := flags.Bool("h2c", false, "call the stock service over HTTP/2 without TLS (h2c; start it with -h2c too), and serve h2c beside HTTP/1.1")
 	if err := flags.Parse(args); err != nil {
 		return err
@@ -59,6 +60,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *failAfter < 0 {
 		return fmt.Errorf("-fail-after %d: must be 0 (never fail fast) or more", *failAfter)
+	}
+	if *coolDown <= 0 {
+		return fmt.Errorf("-cool-down %v: must be positive", *coolDown)
 	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -88,6 +92,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	svc := newMenuService(client, *stockURL, *timeout)
 	svc.log = log
 	svc.breaker.failAfter = *failAfter
+	svc.breaker.minCoolDown = *coolDown
+	svc.breaker.maxCoolDown = 30 * *coolDown
 	srv := &http.Server{
 		Handler:           svc.handler(),
 		ReadHeaderTimeout: 5 * time.Second, // a client that never finishes its headers is dropped
@@ -105,7 +111,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log.Info("menu service listening", "addr", ln.Addr().String(), "stock_url", *stockURL, "timeout", *timeout, "fail_after", *failAfter, "h2c", *h2c)
+	log.Info("menu service listening", "addr", ln.Addr().String(), "stock_url", *stockURL, "timeout", *timeout, "fail_after", *failAfter, "cool_down", *coolDown, "h2c", *h2c)
 	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
 	go func() { served <- srv.Serve(ln) }()
 

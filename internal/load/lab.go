@@ -29,7 +29,10 @@ var versions = []version{
 	{Name: "v3", Title: "menu v3: cancels the stock call at the timeout (-fail-after 0)", Dir: "05-menu-v3", Talk: "v3",
 		args: func(t time.Duration) []string { return []string{"-timeout", t.String(), "-fail-after", "0"} }},
 	{Name: "v3-fail-fast", Title: "menu v3, failing fast: 503 at once after 5 timeouts in a row", Dir: "05-menu-v3",
-		args: func(t time.Duration) []string { return []string{"-timeout", t.String(), "-fail-after", "5"} }},
+		// The cool-down scales with the timeout (1s × -scale), as every other duration does.
+		args: func(t time.Duration) []string {
+			return []string{"-timeout", t.String(), "-fail-after", "5", "-cool-down", t.String()}
+		}},
 	{Name: "v3-h2c", Title: "menu v3 over HTTP/2 without TLS: a cancel is a RST_STREAM frame", Dir: "05-menu-v3", H2C: true,
 		args: func(t time.Duration) []string { return []string{"-timeout", t.String(), "-fail-after", "0", "-h2c"} }},
 }

@@ -88,7 +88,7 @@ service's in-flight requests. The default run takes under a minute;
 `)
 		flags.PrintDefaults()
 	}
-	scale := flags.Float64("scale", 0.25, "multiply every duration by `s`: the menus' timeout (1s), the stock service's -max-delay (10s), the load (20s per version)")
+	scale := flags.Float64("scale", 0.25, "multiply every duration by `s`: the menus' timeout and fail-fast cool-down (1s), the stock service's -max-delay (10s), the load (20s per version)")
 	duration := flags.Duration("duration", 0, "load each version for `d` (default 20s × scale)")
 	conns := flags.Int("c", 100, "concurrent `connections` to the menu")
 	list := flags.String("versions", strings.Join(versionNames(), ","), "comma-separated `list` of versions to measure")

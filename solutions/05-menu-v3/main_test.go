@@ -103,4 +103,9 @@ func TestRun(t *testing.T) {
 		err := run(t.Context(), []string{"-fail-after", "-1"}, io.Discard)
 		assert.ErrorContains(t, err, "-fail-after", "run -fail-after -1; want an error that names the flag")
 	})
+
+	t.Run("refuses a -cool-down that is not positive", func(t *testing.T) {
+		err := run(t.Context(), []string{"-cool-down", "0s"}, io.Discard)
+		assert.ErrorContains(t, err, "-cool-down", "run -cool-down 0s; want an error that names the flag")
+	})
 }
