@@ -41,6 +41,7 @@ func TestBackOff(t *testing.T) {
 			timeOut(t, h, 5)
 			for i, d := range []time.Duration{1, 2, 4, 8, 16, 30, 30} {
 				trial := coolDown(t, stock, h, d*time.Second, fmt.Sprintf("#%d", i+1))
+				requireFailFast(t, stock, h, 1, fmt.Sprintf("while the trial of the #%d cool-down of %v is out (task 6: refuse the others with Retry-After: 1, the shortest cool-down — the trial may close the breaker within a second)", i+1, d*time.Second))
 				time.Sleep(testTimeout)
 				synctest.Wait()
 				require.True(t, trial.Answered() && trial.Rec.Code == http.StatusGatewayTimeout, "the trial: %v; want 504 after 1s (task 6)", trial)
