@@ -23,7 +23,20 @@ func newTestMenu(stock *menutest.Stock) http.Handler {
 }
 
 // Task 1: GET /menu answers 200 with the menu built from the stock.
-func TestMenu(t *testing.T) { menutest.ServesTheMenu(t, newTestMenu) }
+func TestMenu(t *testing.T) {
+	menutest.ServesTheMenu(t, newTestMenu)
+
+	t.Run("a flavour whose stock is below zero is not available", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, fakestock.Reply{Body: `{"stock":[{"id":"p","name":"Pistachio","stock":-1}],"delay":0}`})
+			rec := menutest.Get(newTestMenu(stock))
+
+			require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 (task 1)", rec.Code, menutest.Body(rec))
+			assert.JSONEq(t, `{"menu":[{"id":"p","name":"Pistachio","available":false}]}`, rec.Body.String(),
+				"a stock of -1 (a count gone wrong in the stock service) makes no ice cream; want Pistachio not available (task 1: available when its stock is above zero)")
+		})
+	})
+}
 
 // Task 2: every failure of the stock service is a 502 with a JSON error.
 func TestStockFailures(t *testing.T) {
