@@ -27,21 +27,23 @@ func TestResultIsNotDropped(t *testing.T) {
 	names, err := filepath.Glob("*.go") // go test runs in the package's folder
 	require.NoError(t, err, "listing the package's Go files")
 	fset := token.NewFileSet()
+	var files []*ast.File
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, nil, 0)
 		require.NoError(t, err, "parsing %s", name)
-		for _, d := range droppedSends(f) {
-			pos := fset.Position(d.pos)
-			assert.Fail(t, fmt.Sprintf("%s:%d: in %s, the send on %s — made by make(chan %s), with no room for a value — is in a select with a default case. "+
-				"That send succeeds only if %s is already waiting in its own select; when the fetch finishes first — on a busy server it does — "+
-				"the default case drops the result, and the menu answers 504 for a stock service that answered. "+
-				"No test can make that race happen on demand, so this one reads the source "+
-				"(task 2: give the channel room for one result, make(chan %s, 1), and send with a plain send)",
-				pos.Filename, pos.Line, d.fn, d.ch, d.elem, d.fn, d.elem))
-		}
+		files = append(files, f)
+	}
+	for _, d := range droppedSends(files...) {
+		pos := fset.Position(d.pos)
+		assert.Fail(t, fmt.Sprintf("%s:%d: the send on %s — a channel made in %s by make(chan %s), with no room for a value — is in a select with a default case. "+
+			"That send succeeds only if %s is already waiting in its own select; when the fetch finishes first — on a busy server it does — "+
+			"the default case drops the result, and the menu answers 504 for a stock service that answered. "+
+			"No test can make that race happen on demand, so this one reads the source "+
+			"(task 2: give the channel room for one result, make(chan %s, 1), and send with a plain send)",
+			pos.Filename, pos.Line, d.ch, d.fn, d.elem, d.fn, d.elem))
 	}
 }
 
@@ -53,18 +55,65 @@ type droppedSend struct {
 	elem string // the type of its values
 }
 
-// droppedSends finds, in each function of f, every send in a select with a
-// default case on a channel the function made with no room for a value:
-// make(chan T) or make(chan T, 0). It goes by names, not types, and lets
-// through any channel it does not see made that way.
-func droppedSends(f *ast.File) []droppedSend {
-	var found []droppedSend
-	for _, decl := range f.Decls {
-		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || fn.Body == nil {
-			continue
+// droppedSends finds, in each function of files, every send in a select
+// with a default case on a channel made with no room for a value —
+// make(chan T) or make(chan T, 0) — in that function, or in a function that
+// passes it to this one: to a function literal it calls (go func(out chan<-
+// T) {…}(results)), or to a function or method of the package it calls (go
+// s.send(results)). It goes by names, not types, and lets through any
+// channel it does not see made that way.
+func droppedSends(files ...*ast.File) []droppedSend {
+	type made struct{ elem, fn string } // the type of its values; the function that made it
+	var funcs []*ast.FuncDecl
+	byName := map[string]*ast.FuncDecl{} // a method by its name alone: good enough here
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Body != nil {
+				funcs = append(funcs, fn)
+				byName[fn.Name.Name] = fn
+			}
 		}
-		unbuffered := unbufferedChans(fn.Body)
+	}
+	unbuffered := map[*ast.FuncDecl]map[string]made{}
+	for _, fn := range funcs {
+		unbuffered[fn] = map[string]made{}
+		for name, elem := range unbufferedChans(fn.Body) {
+			unbuffered[fn][name] = made{elem, fn.Name.Name}
+		}
+	}
+	// A channel handed on to a function of the package is the same channel
+	// under its parameter's name; a few rounds follow it down a short chain.
+	for range 3 {
+		for _, fn := range funcs {
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				var callee *ast.FuncDecl
+				switch fun := call.Fun.(type) {
+				case *ast.Ident:
+					callee = byName[fun.Name]
+				case *ast.SelectorExpr:
+					callee = byName[fun.Sel.Name]
+				}
+				if callee == nil {
+					return true
+				}
+				params := paramNames(callee.Type)
+				for i, arg := range call.Args {
+					if id, ok := arg.(*ast.Ident); ok && i < len(params) {
+						if m, ok := unbuffered[fn][id.Name]; ok {
+							unbuffered[callee][params[i].Name] = m
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	var found []droppedSend
+	for _, fn := range funcs {
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectStmt)
 			if !ok || !hasDefault(sel) {
@@ -75,14 +124,25 @@ func droppedSends(f *ast.File) []droppedSend {
 				if !ok {
 					continue
 				}
-				if ch, ok := send.Chan.(*ast.Ident); ok && unbuffered[ch.Name] != "" {
-					found = append(found, droppedSend{send.Pos(), fn.Name.Name, ch.Name, unbuffered[ch.Name]})
+				if ch, ok := send.Chan.(*ast.Ident); ok {
+					if m, ok := unbuffered[fn][ch.Name]; ok {
+						found = append(found, droppedSend{send.Pos(), m.fn, ch.Name, m.elem})
+					}
 				}
 			}
 			return true
 		})
 	}
 	return found
+}
+
+// paramNames lists the names of the parameters of a function of type ft.
+func paramNames(ft *ast.FuncType) []*ast.Ident {
+	var params []*ast.Ident
+	for _, field := range ft.Params.List {
+		params = append(params, field.Names...)
+	}
+	return params
 }
 
 // unbufferedChans maps each variable that body sets to make(chan T) or
@@ -115,10 +175,7 @@ func unbufferedChans(body *ast.BlockStmt) map[string]string {
 			}
 		case *ast.CallExpr: // go func(out chan<- T) {…}(results)
 			if lit, ok := n.Fun.(*ast.FuncLit); ok {
-				var params []*ast.Ident
-				for _, field := range lit.Type.Params.List {
-					params = append(params, field.Names...)
-				}
+				params := paramNames(lit.Type)
 				for i, arg := range n.Args {
 					if id, ok := arg.(*ast.Ident); ok && i < len(params) {
 						passed[params[i].Name] = id.Name
@@ -247,6 +304,38 @@ func TestDroppedSendsFinder(t *testing.T) {
 		{"lets a channel it did not see made through", `
 			select {
 			case done <- struct{}{}:
+			default:
+			}`, 0},
+		{"finds it on a channel passed to a method", `
+			results := make(chan stockResult)
+			go s.send(results)
+		}
+
+		func (s *menuService) send(out chan<- stockResult) {
+			select {
+			case out <- stockResult{}:
+			default:
+			}`, 1},
+		{"finds it on a channel passed on twice", `
+			results := make(chan stockResult)
+			go relay(results)
+		}
+
+		func relay(c chan stockResult) { send(c) }
+
+		func send(out chan<- stockResult) {
+			select {
+			case out <- stockResult{}:
+			default:
+			}`, 1},
+		{"lets a channel with room for one passed to a method through", `
+			results := make(chan stockResult, 1)
+			go s.send(results)
+		}
+
+		func (s *menuService) send(out chan<- stockResult) {
+			select {
+			case out <- stockResult{}:
 			default:
 			}`, 0},
 		{"lets a receive with a default case through", `

@@ -51,7 +51,13 @@ func requireFailFast(t testing.TB, stock *menutest.Stock, h http.Handler, retry 
 	require.True(t, menu.Answered() && menu.Rec.Code == http.StatusServiceUnavailable,
 		"%s: %v; want 503 Service Unavailable at once (task 6: fail fast while the stock service keeps timing out)", when, menu)
 	assert.Equal(t, started, stock.Started(), "%s: the menu answered 503 and still called the stock service; want no call: failing fast spares it (task 6)", when)
-	got := menu.Rec.Header().Get("Retry-After")
+	// What the client receives: the headers as they were when the status
+	// was written. A header set after that is never sent.
+	got := menu.Rec.Result().Header.Get("Retry-After")
+	if got == "" && menu.Rec.Header().Get("Retry-After") != "" {
+		assert.Fail(t, "Retry-After set too late", "%s: 503 without Retry-After: it was set after the status was written, and net/http sends the headers with the status — a header set later never reaches the client (task 6: set Retry-After before writeError)", when)
+		return
+	}
 	secs, err := strconv.Atoi(got)
 	if retry == 0 {
 		assert.True(t, err == nil && secs >= 1, "%s: 503 with Retry-After %q; want a whole number of seconds, at least 1: a client told 0 comes straight back (task 6: wholeSeconds)", when, got)
