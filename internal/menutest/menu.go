@@ -115,7 +115,7 @@ const MenuJSON = `{"menu":[` +
 func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, task string) {
 	t.Helper()
 	assert.Equal(t, "application/json", MediaType(rec),
-		"menu answered %d with Content-Type %q; want application/json (%s)", rec.Code, rec.Header().Get("Content-Type"), task)
+		"menu answered %d with Content-Type %q; want application/json (%s)", rec.Code, rec.Result().Header.Get("Content-Type"), task)
 	var body struct {
 		Error *string `json:"error"`
 	}
@@ -127,7 +127,7 @@ func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, task string) 
 
 // MediaType is the media type of rec's Content-Type, without parameters.
 func MediaType(rec *httptest.ResponseRecorder) string {
-	mt, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
+	mt, _, _ := mime.ParseMediaType(rec.Result().Header.Get("Content-Type"))
 	return mt
 }
 

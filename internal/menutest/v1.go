@@ -28,7 +28,7 @@ func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
 
 			requireAskedOnce(t, stock, rec, "step 02, task 1: call s.stockURL with s.client")
 			require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 with the menu (step 02, task 1)", rec.Code, Body(rec))
-			assert.Equal(t, "application/json", MediaType(rec), "menu answered Content-Type %q; want JSON (step 02, task 1: answer with writeJSON)", rec.Header().Get("Content-Type"))
+			assert.Equal(t, "application/json", MediaType(rec), "menu answered Content-Type %q; want JSON (step 02, task 1: answer with writeJSON)", rec.Result().Header.Get("Content-Type"))
 			assert.JSONEq(t, MenuJSON, rec.Body.String(), "menu answered the wrong menu (step 02, task 1: one item per flavour, available when its stock > 0)")
 		})
 	})
