@@ -12,6 +12,7 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 func TestOnAbort(t *testing.T) {
@@ -91,6 +92,21 @@ func TestOnAbort(t *testing.T) {
 	})
 }
 
+// This test runs in real time, outside a synctest bubble: what it looks for
+// is a goroutine still waiting for a context that has not ended, and a bubble
+// cannot end with one.
+func TestOnAbortRemoveLeavesNoGoroutine(t *testing.T) {
+	leakcheck.Check(t)
+	before := goleak.IgnoreCurrent()
+	ctx, cancel := context.WithCancel(context.Background()) // a context that lives long, like a server's
+	defer cancel()
+	remove := OnAbort(ctx, func() {})
+	require.NotNil(t, remove, "OnAbort returned a nil remove function (task 3: context.AfterFunc returns one)")
+	remove()
+	assert.NoError(t, goleak.Find(before), "a goroutine still waiting for the context after remove(); want none: on a context that lives as long as "+
+		"a server, every removed listener would hold one forever (task 3: remove must unregister the listener — context.AfterFunc's stop does)")
+}
+
 func TestThrowIfAborted(t *testing.T) {
 	errSoldOut := errors.New("pistachio sold out")
 	errClosing := errors.New("shop closing")
@@ -104,7 +120,12 @@ func TestThrowIfAborted(t *testing.T) {
 	t.Run("returns context.Canceled for a plain cancel", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		assert.ErrorIs(t, ThrowIfAborted(ctx), context.Canceled, "ThrowIfAborted(ctx cancelled without a reason) (task 4: ctx.Err())")
+		err := ThrowIfAborted(ctx)
+		assert.ErrorIs(t, err, context.Canceled, "ThrowIfAborted(ctx cancelled without a reason) (task 4: ctx.Err())")
+		if err != nil {
+			assert.Equal(t, context.Canceled.Error(), err.Error(), "ThrowIfAborted(ctx cancelled without a reason); want plain %q, not the error twice "+
+				"(task 4: without a reason, context.Cause is ctx.Err() itself: return it alone)", context.Canceled.Error())
+		}
 	})
 
 	t.Run("matches both context.Canceled and the reason given to cancel", func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 )
 
 // These tests use real TCP connections on the loopback interface: the point
@@ -201,13 +202,15 @@ func writeFeed(t *testing.T, server net.Conn, s string) {
 
 // nextWithin calls feed.Next(ctx) and waits at most feedPatience for it. A
 // Next still blocked then fails the test, which closes the connection to
-// set it free.
+// set it free. A Next that returns but leaves a goroutine behind ends the
+// test at once.
 func nextWithin(t *testing.T, feed *Feed, ctx context.Context) (string, error) {
 	t.Helper()
 	type result struct {
 		line string
 		err  error
 	}
+	before := goleak.IgnoreCurrent()
 	done := make(chan result, 1)
 	go func() {
 		line, err := feed.Next(ctx)
@@ -215,6 +218,10 @@ func nextWithin(t *testing.T, feed *Feed, ctx context.Context) (string, error) {
 	}()
 	select {
 	case r := <-done:
+		// Stop here, before another Next can read the feed beside it.
+		require.NoError(t, goleak.Find(before), "Next returned %q, %v, and left a goroutine behind, still reading the feed: it would take the next line, "+
+			"or read the feed's bufio.Reader at the same moment as a later Next (task 3: read in Next itself, and unblock the Read with a read deadline "+
+			"set by context.AfterFunc — not a goroutine and a select)", r.line, r.err)
 		return r.line, r.err
 	case <-time.After(feedPatience):
 		if ctx.Err() == nil {

@@ -140,6 +140,8 @@ type pollRun struct {
 
 	mu      sync.Mutex
 	polls   []time.Duration // when each poll started, since start
+	running int             // polls started and not yet returned
+	left    int             // polls still running when Poll returned
 	stopped bool            // set by finish: the next poll ends Poll's goroutine
 }
 
@@ -159,7 +161,13 @@ func startPoll(ctx context.Context, interval time.Duration, each func(ctx contex
 		}
 		r.polls = append(r.polls, time.Since(r.start))
 		n := len(r.polls)
+		r.running++
 		r.mu.Unlock()
+		defer func() {
+			r.mu.Lock()
+			r.running--
+			r.mu.Unlock()
+		}()
 		if each != nil {
 			each(ctx, n)
 		}
@@ -167,6 +175,9 @@ func startPoll(ctx context.Context, interval time.Duration, each func(ctx contex
 	go func() {
 		defer close(r.exited)
 		r.err = Poll(ctx, interval, poll)
+		r.mu.Lock()
+		r.left = r.running
+		r.mu.Unlock()
 		close(r.done)
 	}()
 	return r
@@ -191,7 +202,9 @@ func (r *pollRun) returned() bool {
 }
 
 // finish ends the test's Poll: a Poll that has not returned yet is stopped
-// at its next poll. It waits at most an hour of the bubble's virtual time.
+// at its next poll. It waits at most an hour of the bubble's virtual time,
+// for Poll and for the polls it started: a bubble cannot end while one of
+// its goroutines still runs.
 func (r *pollRun) finish(t *testing.T) {
 	t.Helper()
 	r.mu.Lock()
@@ -201,5 +214,20 @@ func (r *pollRun) finish(t *testing.T) {
 	case <-r.exited:
 	case <-time.After(time.Hour):
 		assert.Fail(t, "Poll was still running an hour after the test ended its context, and did not poll again; want it to return when its context ends (task 1: select on ctx.Done() beside the ticker)")
+	}
+	r.mu.Lock()
+	left := r.left
+	r.mu.Unlock()
+	if left > 0 {
+		assert.Fail(t, fmt.Sprintf("Poll returned while %d poll(s) it had started were still running; want each poll to have returned before the next wait, and before Poll returns "+
+			"(task 1: call poll(ctx) and wait for it — go poll(ctx) leaves polls running for nobody; the ticker alone keeps the schedule)", left))
+	}
+	for deadline := time.Now().Add(time.Hour); time.Now().Before(deadline); time.Sleep(time.Second) {
+		r.mu.Lock()
+		running := r.running
+		r.mu.Unlock()
+		if running == 0 {
+			return
+		}
 	}
 }

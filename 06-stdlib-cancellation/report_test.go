@@ -127,6 +127,37 @@ func TestReport(t *testing.T) {
 		// The grandchild is still running; the link's clean-up ends it and
 		// fails the test if it does not exit.
 	})
+
+	t.Run("returns the report of a generator that exited, without waiting for a grandchild that holds the output open", func(t *testing.T) {
+		l := newLink(t)
+		const grace = 50 * time.Millisecond
+		g := Generator{Path: exe, Env: helperEnviron(l, "report-orphaning", orphanExitsEnv+"=1"), Grace: grace}
+		run := startReport(t.Context(), g) // a context that never ends during the run
+		if !run.awaitReady(t, l, "report-orphaning") {
+			return
+		}
+		// The generator has exited, or is about to: Run may well return
+		// before the grandchild says it is ready.
+		if _, ok := l.await("report-grandchild: ready", nil); !ok {
+			t.Errorf("the generator report-grandchild did not say it was ready within %v. The helpers said: %s", patience, l.transcript())
+			l.hangUp()
+			run.wait(t)
+			return
+		}
+		select {
+		case <-run.done:
+		case <-time.After(grace + graceSlack):
+			t.Errorf("Run of a generator that exited 0 had not returned %v after its grandchild was ready, the grandchild still holding the output open; "+
+				"want it back once the grace of %v is over (task 5: Cmd.WaitDelay = g.Grace also bounds the wait for the output after the program has exited, without any cancel). The helpers said: %s",
+				grace+graceSlack, grace, l.transcript())
+			l.hangUp()
+			run.wait(t)
+			return
+		}
+		assert.NoError(t, run.err, "Run of a generator that wrote its report and exited 0, a grandchild still holding the output open; want nil: the report is complete "+
+			"(task 5: exec.ErrWaitDelay after a clean exit only says something it started kept the output — not that the report failed)")
+		assert.Equal(t, "flavour,sold\nPistachio,12\n", string(run.out), "Run's output from a generator that wrote its report and exited 0 (task 5: Cmd.Output)")
+	})
 }
 
 // graceSlack is how much longer than its grace Run may take to return once
@@ -283,9 +314,13 @@ func helperReportStubborn() int {
 	}
 }
 
+// orphanExitsEnv, set in its environment, makes helperReportOrphaning write
+// its report and exit 0 at once instead of waiting for SIGTERM.
+const orphanExitsEnv = "PLATFORM_TEST_ORPHAN_EXITS"
+
 // helperReportOrphaning starts a grandchild that inherits its standard
 // output — a background job, as a shell script's `cmd &` — then exits on
-// SIGTERM without waiting for it.
+// SIGTERM without waiting for it (or at once, with orphanExitsEnv set).
 func helperReportOrphaning() int {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
@@ -303,6 +338,11 @@ func helperReportOrphaning() int {
 		return 2
 	}
 	fmt.Println("flavour,sold")
+	if os.Getenv(orphanExitsEnv) != "" {
+		fmt.Println("Pistachio,12")
+		link.say("ready: started a grandchild, pid %d; exiting 0", grandchild.Process.Pid)
+		return 0
+	}
 	link.say("ready: started a grandchild, pid %d", grandchild.Process.Pid)
 	select {
 	case <-term:

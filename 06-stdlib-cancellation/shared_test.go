@@ -39,6 +39,11 @@ func TestShared(t *testing.T) {
 					assert.Equal(t, wantLevels(), c.got, "caller %d of Levels: the stock service's levels (task 9)", i+1)
 				}
 			}
+			if callers[0].err == nil && callers[1].err == nil {
+				callers[0].got[fakestock.Flavours[0].Name] = -1 // the first caller changes its levels
+				assert.Equal(t, wantLevels(), callers[1].got, "the second caller's levels after the first caller changed its own; want them untouched "+
+					"(task 9: every caller gets the shared call's one map — hand each a copy of its own, maps.Clone)")
+			}
 			assert.Equal(t, 1, up.fake.Started(), "the stock service got %d requests from 4 callers asking within 1s of each other; want 1, shared by all "+
 				"(task 9: singleflight.Group.DoChan, one group for every call, the same key)", up.fake.Started())
 			assert.Equal(t, 2*time.Second, callers[3].took,

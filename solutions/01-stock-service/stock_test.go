@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -179,13 +180,18 @@ func TestDelay(t *testing.T) {
 	// the same uniformDelay function. go test -race reports a generator they
 	// share without a lock; plain go test sees its symptom: two goroutines
 	// that read the generator's state at the same moment draw the same delay.
-	// Over [0, 2⁶²) a repeat by chance is a one-in-a-billion event. To look
-	// at millions of draws in little memory, the test keeps only the delays
-	// that are multiples of 64: a repeated delay is kept twice, or not at all.
+	// Over [0, 2⁶²) a repeat by chance is a one-in-a-billion event. A
+	// generator that draws whole milliseconds (also right) has far fewer
+	// delays to draw from, and over millions of draws repeats one by chance:
+	// for it, only a delay drawn twice by batches of draws that ran at the
+	// same time counts. To look at millions of draws in little memory, the
+	// test keeps only one delay in 64: a repeated delay is kept twice, or not
+	// at all.
 	t.Run("uniformDelay is safe to call from many requests at once", func(t *testing.T) {
 		const maxDelay = time.Duration(1 << 62)
 		const goroutines, window = 4, 40 * time.Millisecond
 		once, draw := make(map[time.Duration]bool), uniformDelay(maxDelay)
+		step := uint64(0) // the generator's step: 1ns for rand.N, 1ms for whole milliseconds
 		for range 1000 {
 			d := draw()
 			if once[d] {
@@ -193,40 +199,62 @@ func TestDelay(t *testing.T) {
 				return
 			}
 			once[d] = true
+			for a, b := step, uint64(d); b != 0; { // step = gcd(step, d)
+				a, b = b, a%b
+				step = a
+			}
+		}
+		step = max(step, 1)
+		delays := uint64(maxDelay) / step // how many delays it draws from
+		if delays < 1<<40 {
+			t.Logf("uniformDelay(2⁶²ns) draws whole multiples of %v: too few delays to tell a data race from chance here; go test -race checks it", time.Duration(step))
+			return
+		}
+		byChance := delays < 1<<56 // a repeat far apart in time may be chance
+		type batch struct{ from, to time.Time }
+		type kept struct {
+			d        time.Duration
+			g, batch int // which goroutine drew it, in which of its batches
 		}
 		for range 3 { // a race shows only when the goroutines really run at once, on cores of their own: give it a few chances
 			draw := uniformDelay(maxDelay)
-			kept := make([][]time.Duration, goroutines)
-			draws := make([]int, goroutines)
+			keep := make([][]kept, goroutines)
+			batches := make([][]batch, goroutines)
 			var wg sync.WaitGroup
 			start := make(chan struct{})
 			var until time.Time
 			for i := range goroutines {
 				wg.Go(func() {
 					<-start
-					for time.Now().Before(until) {
+					for from := time.Now(); from.Before(until); {
+						b := len(batches[i])
 						for range 1024 {
-							if d := draw(); d%64 == 0 {
-								kept[i] = append(kept[i], d)
+							if d := draw(); (uint64(d)/step)%64 == 0 {
+								keep[i] = append(keep[i], kept{d, i, b})
 							}
 						}
-						draws[i] += 1024
+						to := time.Now()
+						batches[i] = append(batches[i], batch{from, to})
+						from = to
 					}
 				})
 			}
 			until = time.Now().Add(window)
 			close(start)
 			wg.Wait()
-			all := slices.Concat(kept...)
-			slices.Sort(all)
-			for i := 1; i < len(all); i++ {
-				if all[i] == all[i-1] {
-					n := 0
-					for _, d := range draws {
-						n += d
-					}
+			all := slices.Concat(keep...)
+			slices.SortFunc(all, func(x, y kept) int { return cmp.Compare(x.d, y.d) })
+			n := 0
+			for _, b := range batches {
+				n += 1024 * len(b)
+			}
+			for k := 1; k < len(all); k++ {
+				x, y := all[k-1], all[k]
+				bx, by := batches[x.g][x.batch], batches[y.g][y.batch]
+				together := !bx.from.After(by.to) && !by.from.After(bx.to) // the two batches ran at the same time
+				if x.d == y.d && (together || !byChance) {
 					assert.Fail(t, fmt.Sprintf("uniformDelay(2⁶²ns) drew %d twice in %d draws made by %d goroutines at once: they share one generator without a lock, "+
-						"a data race (task 2: call math/rand/v2's top-level N, which is safe for concurrent use — a *rand.Rand is not)", all[i], n, goroutines))
+						"a data race (task 2: call math/rand/v2's top-level N, which is safe for concurrent use — a *rand.Rand is not)", x.d, n, goroutines))
 					return
 				}
 			}

@@ -41,6 +41,16 @@ func TestBatch(t *testing.T) {
 		assert.Equal(t, []string{"weigh"}, ran, "steps run after the parent was cancelled during step 1; want none (task 1: check ctx.Err() before each step)")
 	})
 
+	t.Run("runs no step at all when the parent has already ended", func(t *testing.T) {
+		parent, abort := context.WithCancel(context.Background())
+		abort()
+		var ran []string
+		err := Batch(parent, func(context.Context) error { ran = append(ran, "weigh"); return nil })
+		assert.ErrorIs(t, err, context.Canceled, "Batch(cancelled parent, 1 step) (task 1: check ctx.Err() before each step)")
+		assert.Empty(t, ran, "steps run by Batch with a parent that had already ended; want none: nobody is waiting for them "+
+			"(task 1: check ctx.Err() before each step, the first one included)")
+	})
+
 	t.Run("stops at the first failing step and returns its error", func(t *testing.T) {
 		errSpilled := errors.New("spilled the cone")
 		var ran []string
@@ -117,17 +127,18 @@ func TestSleep(t *testing.T) {
 
 	t.Run("returns the context's error as soon as the context is cancelled", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
 			sleep := start(func() error { return Sleep(ctx, 10*time.Second) })
 			time.Sleep(time.Second)
 			synctest.Wait()
 			assert.False(t, sleep.returned(), "Sleep(ctx, 10s) had already returned at 1s, with ctx still live; want it still sleeping (task 2)")
-			cancel()
+			cancel(errors.New("shop closing")) // a reason, as task 4 will give one
 			synctest.Wait()
 			if assert.True(t, sleep.returned(), "Sleep(ctx, 10s) still sleeping right after ctx was cancelled at 1s; want it to return at once "+
 				"(task 2: select on ctx.Done() and a timer — time.Sleep cannot be interrupted)") {
-				assert.ErrorIs(t, sleep.got, context.Canceled, "Sleep's error after ctx was cancelled (task 2: return ctx.Err())")
+				assert.ErrorIs(t, sleep.got, context.Canceled, "Sleep's error after ctx was cancelled with a reason; want ctx.Err(), which errors.Is "+
+					"matches against context.Canceled (task 2: return ctx.Err() — context.Cause would return the reason alone)")
 			}
 			sleep.wait(time.Hour)
 		})

@@ -119,8 +119,8 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	const patience = 5 * time.Second // a correct Do takes microseconds
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	started, finishing := make(chan struct{}), make(chan struct{})
 	release := make(chan struct{})
 	releaseFn := sync.OnceFunc(func() { close(release) })
@@ -146,10 +146,11 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	}
 	assert.False(t, do.returned(), "Do(live ctx, fn) returned while fn was still running (task 8: wait for fn's result or ctx.Done())")
 
-	cancel()
+	cancel(errors.New("customer left")) // a reason, which ctx.Err() does not carry
 	if assert.True(t, do.wait(patience), "Do still waiting %v after its context was cancelled, with fn still running; want it to return at once "+
 		"(task 8: select on ctx.Done() as well as fn's result)", patience) {
-		assert.Equal(t, outcome[string]{err: context.Canceled}, do.got, "Do(ctx cancelled while fn runs) (task 8: return the zero value and ctx.Err())")
+		assert.Equal(t, outcome[string]{err: context.Canceled}, do.got, "Do(ctx cancelled with a reason while fn runs) (task 8: return the zero value and ctx.Err() — "+
+			"context.Cause would return the reason alone, which errors.Is(err, context.Canceled) no longer recognises)")
 	}
 
 	releaseFn() // fn finishes, long after Do has returned
