@@ -31,6 +31,7 @@ const (
 	helperEnv = "PLATFORM_TEST_HELPER" // the helper program to play
 	linkEnv   = "PLATFORM_TEST_LINK"   // where its test listens
 	parentEnv = "PLATFORM_TEST_PARENT" // set in the tests' own process
+	childEnv  = "PLATFORM_TEST_CHILD"  // set in a copy started by crashOf
 
 	// patience bounds every wait of a test on a helper process. It is far
 	// longer than anything takes on a busy machine; only a wrong answer
@@ -57,6 +58,9 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 		os.Exit(main())
+	}
+	if os.Getenv(childEnv) != "" {
+		os.Exit(m.Run()) // a test run on its own by crashOf
 	}
 	if parent := os.Getenv(parentEnv); parent != "" {
 		// Started by these tests, with their environment but no helper
