@@ -429,3 +429,17 @@ func TestHintWhenEveryTaskPasses(t *testing.T) {
 	assert.NotContains(t, out, "hint 1 of", "task 1's hint is not about vet")
 	assert.Contains(t, out, "go tool workshop check 02", "says how to check the fix")
 }
+
+func TestTaskNamedIn(t *testing.T) {
+	for text, want := range map[string]int{
+		"menu answered 502; want 504 (task 1: race the call against a timer)":                  1,
+		"not running this test: … (task 2: run go test -run 'TestGoroutineEnds' .)":            2,
+		"want 504 after 10ms (task 1 first: race the call against a timer)":                    1,
+		"left the body open (step 02, task 3: defer resp.Body.Close())":                        0,
+		"errors.Is caught this request (tasks 1 and 4: wrap errStockTooSlow only on our own…)": 0,
+		"Error: Not equal: expected 3, actual 2":                                               0,
+		"step 02's task 3, then (task 12: the last one)":                                       12,
+	} {
+		assert.Equal(t, want, taskNamedIn(text), "taskNamedIn(%q)", text)
+	}
+}
