@@ -40,7 +40,7 @@ func TestGoroutineEnds(t *testing.T) {
 	late := checkLateAnswer(t)
 
 	require.Empty(t, late.Crash,
-		"the menu answered, then the stock service answered, and the goroutine that called it crashed the program: %s (task 2: never close the result channel in the handler — the goroutine may still send on it; a buffer of one is all the channel needs)", late.Crash)
+		"the menu answered, then the stock service answered, and the goroutine that called it crashed the program: %s (task 2: never close the result channel — the goroutine may still send on it; a buffer of one is all the channel needs)", late.Crash)
 	require.Empty(t, late.Failed, "the check could not run: %s", late.Failed)
 	require.Equal(t, http.StatusGatewayTimeout, late.Code,
 		"the stock service held its answer, then was released; menu answered %d: %s; want 504 after 10ms, while the stock service was still held (task 1 first: race the call against a timer, and answer 504 Gateway Timeout when the timer wins)", late.Code, late.Body)

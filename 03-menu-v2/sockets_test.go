@@ -33,7 +33,7 @@ func TestRealSockets(t *testing.T) {
 
 		calls := fake.Await(t, 1, 5*time.Second)
 		assert.Equal(t, fakestock.Completed, calls[0].Outcome,
-			"the stock service's request: %v; want completed: the race leaves it running, over a real TCP connection too (task 1: not http.Client.Timeout — cancelling is step 05)", calls[0])
+			"the stock service's request, held until the menu had answered, then given 100ms of work: %v; want completed: the race leaves it running, over a real TCP connection too (task 1: not http.Client.Timeout — cancelling is step 05)", calls[0])
 	})
 
 	t.Run("serves the menu from a stock service on a real socket", func(t *testing.T) {

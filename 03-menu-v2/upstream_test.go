@@ -43,6 +43,8 @@ func TestStockKeepsWorking(t *testing.T) {
 			assert.Equal(t, 10*time.Second, calls[0].Took(), "the stock service's request: %v; want completed after 10s", calls[0])
 			assert.Zero(t, stock.OpenBodies(),
 				"nobody was waiting for the stock service's late answer, and its body was left open; want the goroutine to close it (step 02, task 3: defer resp.Body.Close() in fetchStock)")
+			t.Logf("the menu answered %d after %v; the stock service's %v: %v of work for a caller who had left",
+				menu.Rec.Code, menu.Took, calls[0], calls[0].Took()-menu.Took)
 		})
 	})
 
@@ -64,6 +66,7 @@ func TestStockKeepsWorking(t *testing.T) {
 			}
 			assert.Equal(t, n, stock.InFlight(),
 				"%d menus answered 504 after 1s; the stock service is still working on %d requests; want %d: with the race, every caller who left leaves its request running (task 1: a race, not a cancellation — that is step 05)", n, stock.InFlight(), n)
+			t.Logf("%d menus answered 504 after 1s; the stock service is still working on %d requests, for nobody", n, stock.InFlight())
 
 			time.Sleep(10*time.Second - testTimeout)
 			synctest.Wait()
