@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -23,6 +24,7 @@ type app struct {
 	cacheDir string // "" keeps nothing between runs
 	g        course.Go
 	wd       string // the folder the runner was started in; "" for the module's root
+	windows  bool   // print commands for Windows' shells
 }
 
 func newApp(stdout, stderr io.Writer) (*app, error) {
@@ -55,7 +57,7 @@ func newAppAt(root, cacheDir string, stdin io.Reader, stdout, stderr io.Writer) 
 	if len(steps) == 0 {
 		return nil, fmt.Errorf("no step folder (%s) in %s: run go tool workshop inside the workshop's repository", course.StepGlob, root)
 	}
-	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, g: course.Go{Dir: root}}, nil
+	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
 }
 
 func (a *app) cache() course.Cache { return course.Cache{Dir: a.cacheDir} }
@@ -146,6 +148,17 @@ func (a *app) inStep() (course.Step, bool) {
 // cdTo is what to type, from the folder the runner was started in, to get
 // into a step's folder before a command: "cd 05-menu-v3 && ", or nothing
 // when already there.
+// command is cmd, a README's command, as this machine's shell takes it, run
+// from the folder of step. On Windows the pattern goes in double quotes:
+// cmd.exe would pass single quotes on as part of the pattern, and go test
+// would then match no test and say ok. PowerShell takes either.
+func (a *app) command(step course.Step, cmd string) string {
+	if a.windows {
+		cmd = strings.ReplaceAll(cmd, "'", `"`)
+	}
+	return a.cdTo(step) + cmd
+}
+
 func (a *app) cdTo(step course.Step) string {
 	if a.wd == "" {
 		return "cd " + step.Name + " && "

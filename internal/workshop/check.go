@@ -104,12 +104,12 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 			if race {
 				c = withRace(c)
 			}
-			fmt.Fprintf(w, "Run it alone:  %s%s\n", a.cdTo(step), c)
+			fmt.Fprintf(w, "Run it alone:  %s\n", a.command(step, c))
 		}
 		if hintTask != res.N {
 			fmt.Fprintf(w, "The message sends you to task %d: %s\n", hintTask, title[hintTask])
 			for _, c := range cmds[hintTask] {
-				fmt.Fprintf(w, "Run that one:  %s%s\n", a.cdTo(step), c)
+				fmt.Fprintf(w, "Run that one:  %s\n", a.command(step, c))
 			}
 		}
 		fmt.Fprintf(w, "Stuck?         %s\n", course.HintCommand(step, hintTask))

@@ -89,7 +89,7 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 			fmt.Fprintln(w, indentText(taskText(tk), "  "))
 			fmt.Fprintln(w)
 			for _, c := range tk.Commands {
-				fmt.Fprintf(w, "Check it:  %s%s\n", a.cdTo(step), c)
+				fmt.Fprintf(w, "Check it:  %s\n", a.command(step, c))
 			}
 			fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
 			fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))

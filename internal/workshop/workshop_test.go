@@ -443,3 +443,15 @@ func TestTaskNamedIn(t *testing.T) {
 		assert.Equal(t, want, taskNamedIn(text), "taskNamedIn(%q)", text)
 	}
 }
+
+func TestCommandForTheShell(t *testing.T) {
+	t.Parallel()
+	a, _, _ := testApp(t, fixture(t), "")
+	unsolved, err := a.stepArg(ctx(t), "02")
+	require.NoError(t, err, "stepArg(02)")
+	a.windows = false
+	assert.Equal(t, "cd 02-unsolved && go test -run 'TestA|TestB' .", a.command(unsolved, "go test -run 'TestA|TestB' ."), "a Unix shell takes the README's command as it is")
+	a.windows = true
+	assert.Equal(t, `cd 02-unsolved && go test -run "TestA|TestB" .`, a.command(unsolved, "go test -run 'TestA|TestB' ."),
+		"on Windows, double quotes: cmd.exe would pass single quotes on as part of the pattern")
+}
