@@ -145,32 +145,44 @@ func (a *app) inStep() (course.Step, bool) {
 	return course.Step{}, false
 }
 
-// cdTo is what to type, from the folder the runner was started in, to get
-// into a step's folder before a command: "cd 05-menu-v3 && ", or nothing
-// when already there.
-// command is cmd, a README's command, as this machine's shell takes it, run
-// from the folder of step. On Windows the pattern goes in double quotes:
-// cmd.exe would pass single quotes on as part of the pattern, and go test
-// would then match no test and say ok. PowerShell takes either.
+// command is cmd, a README's command (go test …, run in a step's folder),
+// as this machine's shells take it from the folder the runner was started
+// in: "cd 05-menu-v3 && go test -run 'TestX' .", or just cmd when already
+// there.
+//
+// On Windows it is "go -C 05-menu-v3 test -run "TestX" .": the pattern in
+// double quotes, because cmd.exe would pass single quotes on as part of the
+// pattern and go test would then match no test and say ok; and go's own -C
+// instead of cd and &&, which Windows PowerShell 5.1 does not take.
 func (a *app) command(step course.Step, cmd string) string {
-	if a.windows {
-		cmd = strings.ReplaceAll(cmd, "'", `"`)
+	dir := a.dirOf(step)
+	if !a.windows {
+		if dir == "" {
+			return cmd
+		}
+		return "cd " + dir + " && " + cmd
 	}
-	return a.cdTo(step) + cmd
+	cmd = strings.ReplaceAll(cmd, "'", `"`)
+	if rest, ok := strings.CutPrefix(cmd, "go "); ok && dir != "" {
+		return "go -C " + dir + " " + rest
+	}
+	return cmd
 }
 
-func (a *app) cdTo(step course.Step) string {
+// dirOf is step's folder, relative to the folder the runner was started in
+// when it can be; "" when that is the step's folder.
+func (a *app) dirOf(step course.Step) string {
 	if a.wd == "" {
-		return "cd " + step.Name + " && "
+		return step.Name
 	}
 	rel, err := filepath.Rel(a.wd, step.Dir)
 	switch {
 	case err != nil:
-		return "cd " + step.Dir + " && "
+		return step.Dir
 	case rel == ".":
 		return ""
 	}
-	return "cd " + rel + " && "
+	return rel
 }
 
 var errUsage = errors.New("usage")

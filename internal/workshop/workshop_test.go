@@ -391,7 +391,7 @@ func TestStepFolderYouAreIn(t *testing.T) {
 		step, ok := a.inStep()
 		assert.Equal(t, tc.inStep, step.Name, "inStep() started in %s", tc.wd)
 		assert.Equal(t, tc.inStep != "", ok, "inStep() started in %s: found", tc.wd)
-		assert.Equal(t, tc.cd, a.cdTo(unsolved), "cdTo(02-unsolved) started in %s", tc.wd)
+		assert.Equal(t, tc.cd+"go test .", a.command(unsolved, "go test ."), "command(02-unsolved, go test .) started in %s", tc.wd)
 	}
 
 	for wd, arg := range map[string]string{
@@ -452,6 +452,8 @@ func TestCommandForTheShell(t *testing.T) {
 	a.windows = false
 	assert.Equal(t, "cd 02-unsolved && go test -run 'TestA|TestB' .", a.command(unsolved, "go test -run 'TestA|TestB' ."), "a Unix shell takes the README's command as it is")
 	a.windows = true
-	assert.Equal(t, `cd 02-unsolved && go test -run "TestA|TestB" .`, a.command(unsolved, "go test -run 'TestA|TestB' ."),
-		"on Windows, double quotes: cmd.exe would pass single quotes on as part of the pattern")
+	assert.Equal(t, `go -C 02-unsolved test -run "TestA|TestB" .`, a.command(unsolved, "go test -run 'TestA|TestB' ."),
+		"on Windows, double quotes (cmd.exe would pass single quotes on as part of the pattern), and go -C rather than cd and && (Windows PowerShell 5.1 has no &&)")
+	a.wd = unsolved.Dir
+	assert.Equal(t, `go test -run "TestA|TestB" .`, a.command(unsolved, "go test -run 'TestA|TestB' ."), "on Windows, in the step's folder")
 }
