@@ -84,13 +84,13 @@ func TestBatch(t *testing.T) {
 					return tc.last
 				})
 				synctest.Wait()
-				assert.Equal(t, tc.last, err, "Batch(1 step that returns %v) returned %v (task 1)", tc.last, err)
+				assert.Equal(t, tc.last, err, "Batch(1 step that returns %s) returned %s (task 1)", describeErr(tc.last), describeErr(err))
 				assert.True(t, started, "Batch never called its step (task 1)")
 				if started {
 					select {
 					case <-stopped:
 					default:
-						assert.Fail(t, "a step started background work with its context and returned "+fmt.Sprint(tc.last)+
+						assert.Fail(t, "a step started background work with its context and returned "+describeErr(tc.last)+
 							", and the work was still running after Batch returned; want Batch to cancel the context it derived "+
 							"on every path (task 1: context.WithCancel, then defer cancel() — go vet's lostcancel check flags a path that forgets it)")
 					}
@@ -227,4 +227,12 @@ func ExampleSleep() {
 	// Output:
 	// live: <nil>
 	// aborted: context canceled
+}
+
+// describeErr says an error in a sentence: nil, or the error "…".
+func describeErr(err error) string {
+	if err == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("the error %q", err)
 }

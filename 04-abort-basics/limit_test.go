@@ -33,6 +33,10 @@ func TestWithinTimeout(t *testing.T) {
 			err = WithinTimeout(context.Background(), 3*time.Second, func(ctx context.Context) error { return errSpilled })
 			assert.ErrorIs(t, err, errSpilled, "WithinTimeout(3s, fn that fails at once) (task 5: return fn's error)")
 			assert.NotErrorIs(t, err, context.DeadlineExceeded, "WithinTimeout(3s, fn that fails at once) (task 5: fn failed on its own, in time)")
+			if err != nil {
+				assert.Equal(t, errSpilled.Error(), err.Error(), "WithinTimeout(3s, fn that fails at once with %q); want fn's error as it is "+
+					"(task 5: add the reason only once the context has ended — while it is live, context.Cause is nil)", errSpilled)
+			}
 		})
 	})
 
@@ -80,6 +84,10 @@ func TestWithinTimeout(t *testing.T) {
 			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting after its parent was cancelled at 1s (task 5: derive fn's context from parent)") {
 				assert.ErrorIs(t, call.got, context.Canceled, "WithinTimeout's error after its parent was cancelled (task 5)")
 				assert.NotErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error after its parent was cancelled; the caller left, we did not time out (task 5)")
+				if call.got != nil {
+					assert.Equal(t, "context canceled", call.got.Error(), "WithinTimeout's error after its parent was cancelled without a reason, fn returning ctx.Err(); "+
+						"want plain \"context canceled\", not the error twice (task 5: the cause of a plain cancel is ctx.Err() itself — when errors.Is(err, cause), return err alone, as in task 4)")
+				}
 			}
 			call.wait(time.Hour)
 		})
@@ -113,8 +121,8 @@ func TestWithinTimeout(t *testing.T) {
 				var fnCtx context.Context
 				_ = WithinTimeout(context.Background(), time.Hour, func(ctx context.Context) error { fnCtx = ctx; return tc.err })
 				if assert.NotNil(t, fnCtx, "WithinTimeout never called fn (task 5)") {
-					assert.ErrorIs(t, fnCtx.Err(), context.Canceled, "fn's context after WithinTimeout returned fn's %v; want it cancelled at once, "+
-						"not an hour later (task 5: always call cancel, on every path — defer it; it also stops the timer)", tc.err)
+					assert.ErrorIs(t, fnCtx.Err(), context.Canceled, "fn's context after fn %s and WithinTimeout returned; want it cancelled at once, "+
+						"not an hour later (task 5: always call cancel, on every path — defer it; it also stops the timer)", tc.how)
 				}
 			})
 		})

@@ -84,17 +84,34 @@ func TestDo(t *testing.T) {
 		})
 	})
 
+	// In real time, outside a bubble: a Do that starts fn anyway, in a
+	// goroutine whose send nobody takes, would leave that goroutine blocked
+	// for good, and a bubble cannot end with a blocked goroutine in it — the
+	// whole test binary would crash instead of this test failing.
 	t.Run("does not call fn when the context has already ended", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
-			called := false
-			v, err := Do(ctx, func() (string, error) { called = true; return "pistachio", nil })
-			synctest.Wait()
-			assert.ErrorIs(t, err, context.Canceled, "Do(cancelled ctx, fn) (task 8: check ctx.Err() first)")
-			assert.Empty(t, v, "Do(cancelled ctx, fn) value; want the zero value (task 8)")
-			assert.False(t, called, "Do(cancelled ctx, fn) called fn; want it not to start work nobody is waiting for (task 8: check ctx.Err() first)")
+		before := goleak.IgnoreCurrent()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var called atomic.Bool
+		release := make(chan struct{})
+		v, err := Do(ctx, func() (string, error) {
+			called.Store(true)
+			select {
+			case <-release:
+			case <-time.After(5 * time.Second): // a Do that calls fn itself, and waits for it
+			}
+			return "pistachio", nil
 		})
+		// goleak waits a moment for a goroutine on its way out; one Do
+		// started for fn is still there, waiting in fn.
+		leaked := goleak.Find(before)
+		close(release)
+		assert.ErrorIs(t, err, context.Canceled, "Do(cancelled ctx, fn) (task 8: check ctx.Err() first)")
+		assert.Empty(t, v, "Do(cancelled ctx, fn) value; want the zero value (task 8)")
+		assert.False(t, called.Load(), "Do(cancelled ctx, fn) called fn; want it not to start work nobody is waiting for (task 8: check ctx.Err() first)")
+		if leaked != nil && !called.Load() {
+			assert.Fail(t, "Do(cancelled ctx, fn) left a goroutine running (task 8: check ctx.Err() first, and start nothing)\n"+leaked.Error())
+		}
 	})
 }
 
