@@ -60,7 +60,7 @@ func TestBackOff(t *testing.T) {
 			dones := make([]func(outcome), 9)
 			for i := range dones {
 				var wait time.Duration
-				dones[i], wait = b.allow()
+				dones[i], wait = allowed(t, &b, fmt.Sprintf("call %d of 9 to a new breaker", i+1))
 				require.Zero(t, wait, "call %d of 9 to a new breaker: allow said wait %v; want it let through (task 6)", i+1, wait)
 			}
 			for _, done := range dones[:5] {
@@ -69,7 +69,7 @@ func TestBackOff(t *testing.T) {
 			_, wait := b.allow()
 			require.Equal(t, time.Second, wait, "5 of 9 calls let through reported a timeout; allow said wait %v; want 1s: 5 timeouts in a row open the breaker for its first cool-down (task 6)", wait)
 			time.Sleep(time.Second)
-			trial, wait := b.allow()
+			trial, wait := allowed(t, &b, "at the end of the first cool-down")
 			require.Zero(t, wait, "5 timeouts opened the breaker for 1s; at the end of the cool-down allow said wait %v; want the trial let through (task 6)", wait)
 			trial(timedOut)
 			_, wait = b.allow()
@@ -83,7 +83,7 @@ func TestBackOff(t *testing.T) {
 				"0.5s into the 2s cool-down after a failed trial, two calls let through before the breaker opened ended, one timed out and one answered; allow said wait %v; want 1.5s, the rest of the cool-down: no shorter, no longer, not closed (%s)", wait, rule)
 
 			time.Sleep(1500 * time.Millisecond)
-			trial, wait = b.allow()
+			trial, wait = allowed(t, &b, "at the end of the 2s cool-down")
 			require.Zero(t, wait, "at the end of the 2s cool-down allow said wait %v; want the second trial let through (task 6)", wait)
 			// The cool-down is over, the trial is out, and the breaker is
 			// still open: late calls change nothing now either.
@@ -120,4 +120,16 @@ func TestBackOff(t *testing.T) {
 			coolDown(t, stock, h, time.Second, "first (after the breaker closed: the back-off starts again)")
 		})
 	})
+}
+
+// allowed calls b.allow, and stops the test — naming the fix — if allow lets
+// the call through without a done function to report its outcome with: the
+// test would call it, and a nil func panics.
+func allowed(t *testing.T, b *breaker, when string) (func(outcome), time.Duration) {
+	t.Helper()
+	done, wait := b.allow()
+	if wait <= 0 && done == nil {
+		require.FailNow(t, fmt.Sprintf("%s: allow said wait %v and gave no done function; want a done whenever it lets a call through, so that the call's outcome reaches the breaker (task 6)", when, wait))
+	}
+	return done, wait
 }
