@@ -64,7 +64,7 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		fmt.Fprintf(w, "The finished code is in solutions/%s, with comments on why.\n", step.Name)
 		return exitOK
 	}
-	state := course.LoadHintState(a.cacheDir)
+	state := course.LoadHintState(a.hintDir)
 	i := state.Next(step.Name, task.N, len(hints))
 	if err := state.Save(); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: the hints shown are not remembered (%v)\n", err)
