@@ -29,12 +29,16 @@ func NewSharedStock(client *http.Client, url string, timeout time.Duration) *Sha
 // (context.Cause); the request goes on for the others. The request itself
 // ends after the SharedStock's timeout, even if nobody is left waiting, and
 // then every caller still waiting gets its error.
+//
+// Each caller gets Levels of its own: changing them changes nobody else's.
 func (s *SharedStock) Levels(ctx context.Context) (Levels, error) {
 	// TODO(task 9): today every caller sends a request of its own. Share one
 	// among the callers who ask at the same time with a singleflight.Group
 	// (add one to SharedStock) and DoChan, waiting in a select that also
 	// listens on ctx.Done(). The shared request belongs to no single caller:
 	// give it a context that no caller's leaving can cancel but that keeps
-	// their values (context.WithoutCancel), bounded by s.timeout.
+	// their values (context.WithoutCancel), bounded by s.timeout. Every
+	// caller gets the one result of the shared call: hand each a copy of
+	// its own (maps.Clone), or one caller's change reaches them all.
 	return askStock(ctx, s.client, s.url)
 }

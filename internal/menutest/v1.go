@@ -112,6 +112,7 @@ func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxSto
 		{"answered 200", fakestock.Reply{}},
 		{"answered 500", fakestock.Reply{Status: http.StatusInternalServerError}},
 		{"sent malformed JSON", fakestock.Reply{Body: "not json"}},
+		{"sent JSON without a stock list", fakestock.Reply{Body: `{"flavours":[]}`}},
 		{"sent a body that is too large", fakestock.Reply{Size: 2 * maxStockBody}},
 	} {
 		t.Run("closes the body after the stock service "+tc.what, func(t *testing.T) {

@@ -116,7 +116,7 @@ func (a *app) allTasksPass(step course.Step, st *course.StepStatus, n int) int {
 		fmt.Fprintf(w, "What it says:\n\n%s\n\n", indentText(limitLines(st.Vet, 12), "  "))
 		fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
 		fmt.Fprintf(w, "A task's hints all the same: go tool workshop hint %02d TASK (TASK from 1 to %d)\n", step.Num, n)
-		return exitRed
+		return exitOK
 	}
 	fmt.Fprintf(w, "%s is done: every task passes and go vet is clean. Nothing to hint at.\n", step.Name)
 	fmt.Fprintf(w, "A task's hints all the same: go tool workshop hint %02d TASK (TASK from 1 to %d)\n", step.Num, n)

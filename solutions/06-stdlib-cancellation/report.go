@@ -30,7 +30,9 @@ type Generator struct {
 //
 // Run never waits more than g.Grace for the output once the program has
 // exited or ctx has ended, even when a process the program started (a
-// grandchild) still holds the output open.
+// grandchild) still holds the output open. A program that exited with
+// status 0 wrote its report, whoever still holds the output: the result is
+// the report and a nil error.
 //
 // If the program fails on its own (ctx still live), the error wraps its
 // *exec.ExitError.

@@ -34,6 +34,8 @@ func NewSharedStock(client *http.Client, url string, timeout time.Duration) *Sha
 // (context.Cause); the request goes on for the others. The request itself
 // ends after the SharedStock's timeout, even if nobody is left waiting, and
 // then every caller still waiting gets its error.
+//
+// Each caller gets Levels of its own: changing them changes nobody else's.
 func (s *SharedStock) Levels(ctx context.Context) (Levels, error) {
 	// DoChan, not Do: Do makes every caller wait until the shared call
 	// returns, however impatient, because it has no context to look at.
