@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,6 +52,82 @@ func TestDialFeed(t *testing.T) {
 		assert.Nil(t, feed, "DialFeed(ctx that had already ended, %s) connected; want it to give up (task 3: net.Dial takes no context, a net.Dialer's DialContext does)", peer.addr)
 		assert.ErrorIs(t, err, errClosing, "DialFeed(ctx cancelled with the cause %q)'s error (task 3: when the dial failed because ctx ended, wrap context.Cause(ctx))", errClosing)
 	})
+
+	t.Run("gives up a dial still under way when the context ends, and returns its cause", func(t *testing.T) {
+		// The feed's name is looked up first, and this test's DNS server
+		// never answers: it waits until the lookup's context ends, or gives
+		// up on its own after a second. A dial that watches ctx ends the
+		// lookup with it; net.Dial, which has no context, waits.
+		entered := make(chan struct{}, 1)
+		var firstEnd atomic.Value // what ended the first lookup to end: "ctx" or "timer"
+		ended := make(chan struct{}, 1)
+		useResolver(t, &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, address string) (net.Conn, error) {
+			select {
+			case entered <- struct{}{}:
+			default:
+			}
+			defer func() {
+				select {
+				case ended <- struct{}{}:
+				default:
+				}
+			}()
+			select {
+			case <-ctx.Done():
+				firstEnd.CompareAndSwap(nil, "ctx")
+				return nil, ctx.Err()
+			case <-time.After(time.Second):
+				firstEnd.CompareAndSwap(nil, "timer")
+				return nil, errors.New("this test's DNS server never answers")
+			}
+		}})
+		errClosing := errors.New("the shop is closing")
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		type dialed struct {
+			feed *Feed
+			err  error
+		}
+		done := make(chan dialed, 1)
+		go func() {
+			feed, err := DialFeed(ctx, "feed.test:4000")
+			done <- dialed{feed, err}
+		}()
+		select {
+		case <-entered:
+		case d := <-done:
+			assert.Fail(t, fmt.Sprintf("DialFeed(live ctx, feed.test:4000) returned (%v, %v) without looking the name up; want it to dial (task 3: a net.Dialer's DialContext)", d.feed, d.err))
+			return
+		case <-time.After(feedPatience):
+			require.FailNow(t, "DialFeed(live ctx, feed.test:4000) did not look the name up within 2s (task 3: dial with a net.Dialer's DialContext)")
+		}
+		cancel(errClosing) // the dial is under way: its name lookup waits
+		select {
+		case d := <-done:
+			if d.feed != nil {
+				_ = d.feed.Close()
+			}
+			assert.ErrorIs(t, d.err, errClosing, "DialFeed(ctx cancelled with the cause %q during the dial)'s error (task 3: when the dial failed because ctx ended, wrap context.Cause(ctx))", errClosing)
+		case <-time.After(feedPatience):
+			assert.Fail(t, "DialFeed was still dialing 2s after its context was cancelled (task 3: net.Dial takes no context, a net.Dialer's DialContext does)")
+			return
+		}
+		select {
+		case <-ended:
+			assert.Equal(t, "ctx", firstEnd.Load(), "DialFeed's name lookup went on after ctx was cancelled, until it gave up on its own; want the dial to end with ctx (task 3: net.Dial takes no context, a net.Dialer's DialContext does)")
+		case <-time.After(feedPatience):
+			assert.Fail(t, "DialFeed's name lookup was still waiting 2s after ctx was cancelled (task 3: net.Dial takes no context, a net.Dialer's DialContext does)")
+		}
+	})
+}
+
+// useResolver makes r the resolver of every dial in this test binary until
+// t ends: net.Dial and a net.Dialer without a Resolver of its own both look
+// names up with net.DefaultResolver.
+func useResolver(t *testing.T, r *net.Resolver) {
+	saved := net.DefaultResolver
+	net.DefaultResolver = r
+	t.Cleanup(func() { net.DefaultResolver = saved })
 }
 
 func TestConn(t *testing.T) {
