@@ -138,7 +138,7 @@ func TestShutdown(t *testing.T) {
 			t.Logf("the service exited %v after SIGTERM with exit code %d", svc.proc.exitedAt.Sub(sent), svc.proc.cmd.ProcessState.ExitCode())
 			// The service exits 1 when Serve returns an error, 0 when nil.
 			assert.Equal(t, 1, svc.proc.cmd.ProcessState.ExitCode(), "the service's exit code after a shutdown whose grace of %v ran out, a request still running; want 1: "+
-				"Serve must say the shutdown was not clean (task 6: when Shutdown returns its error, return an error that wraps it — context.DeadlineExceeded — not nil). The service said: %s", grace, l.transcript())
+				"Serve must say the shutdown was not clean (task 6: Shutdown, on a context whose deadline is the grace, returns context.DeadlineExceeded when a request outlives it — return an error that wraps it, not nil; if your Shutdown returned nil, the request had already ended: its context must stay live until the grace is over). The service said: %s", grace, l.transcript())
 		}
 	})
 
@@ -303,7 +303,7 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 		case err := <-served:
 			served <- err // for the deferred wait
 			assert.ErrorIs(t, err, context.DeadlineExceeded, "Serve's result once its context ended and the grace of %v ran out, a request still running, was %v; "+
-				"want an error that wraps context.DeadlineExceeded, so that the caller knows the shutdown was not clean (task 6: when Shutdown returns an error, wrap it with %%w — never return nil then)", grace, err)
+				"want an error that wraps context.DeadlineExceeded, so that the caller knows the shutdown was not clean (task 6: Shutdown, on a context whose deadline is the grace, returns context.DeadlineExceeded when a request outlives it — wrap it with %%w; context canceled or nil here means Shutdown's context was not that one, or the request ended too soon)", grace, err)
 		case <-time.After(patience):
 			assert.Fail(t, fmt.Sprintf("Serve was still running %v after its context was cancelled, with a grace of %v and a request that never ends by itself; "+
 				"want it to stop waiting once the grace is over (task 6: give Shutdown a deadline: context.WithTimeout(context.WithoutCancel(ctx), grace))", patience, grace))
