@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -209,7 +210,7 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	// with an *http.MaxBytesError that says what happened.
 	body := http.MaxBytesReader(nil, resp.Body, maxStockBody)
 	var stock stockResponse
-	if err := json.NewDecoder(body).Decode(&stock); err != nil {
+	if err := decodeOne(body, &stock); err != nil {
 		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
 		}
@@ -218,7 +219,37 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	if stock.Stock == nil {
 		return nil, errors.New(`stock service sent JSON without a "stock" list`)
 	}
+	for i, f := range stock.Stock {
+		// A null in the list decodes, without an error, to a flavour with no
+		// id and no name: json leaves a struct as it is for a null.
+		if f.ID == "" || f.Name == "" {
+			return nil, fmt.Errorf("stock service sent a flavour without an id or a name: stock[%d]", i)
+		}
+	}
 	return stock.Stock, nil
+}
+
+// decodeOne decodes into v the one JSON value r holds, and fails when
+// anything but white space follows it: junk, or a second document.
+func decodeOne(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	// Decode reads one value of a stream and stops there. Token reads what
+	// follows, through the same limited reader, and returns io.EOF only at
+	// the end of the body. Not dec.More(): it reports on the array or object
+	// being parsed, and after a value it answers false before a stray } or ]
+	// and on a read error, the limit's included. (json.Unmarshal rejects
+	// trailing data itself, given the whole body: io.ReadAll, through the limit.)
+	switch tok, err := dec.Token(); {
+	case err == io.EOF:
+		return nil
+	case err != nil:
+		return err
+	default:
+		return fmt.Errorf("a second JSON value after the first, starting with %v", tok)
+	}
 }
 
 // buildMenu lists every flavour of the stock, in the stock's order, with

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -59,6 +60,9 @@ func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
 	})
 }
 
+// oneValue is the hint for a body that holds more than one JSON value.
+const oneValue = "one JSON value, then the end of the body: after Decode, dec.Token() must return io.EOF (dec.More() misses a stray } or ])"
+
 // AnswersBadGateway checks step 02's task 2: every failure of the stock
 // service is a 502 with a JSON error; maxStockBody is the menu's limit.
 func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
@@ -77,6 +81,13 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 		{"sends a flavour whose stock is not a number", fakestock.Reply{Body: `{"stock":[{"id":"p","name":"Pistachio","stock":"lots"}]}`},
 			"an error from Decode: it fills in what it can, and then reports the field of the wrong type — never ignore it"},
 		{"sends 1 MiB and 1 byte of valid JSON", fakestock.Reply{Size: maxStockBody + 1}, "read at most maxStockBody bytes: an unbounded decoder reads it all and answers 200"},
+		{"sends a second document after its JSON", fakestock.Reply{Body: `{"stock":[]}{"stock":[]}`}, oneValue},
+		{"sends a stray brace after its JSON", fakestock.Reply{Body: `{"stock":[]}}`}, oneValue},
+		{"sends its JSON and then 1 MiB of spaces", fakestock.Reply{Body: `{"stock":[]}` + strings.Repeat(" ", maxStockBody)},
+			"a body over maxStockBody, spaces included: look past the value through the same limited reader, and fail on any error but io.EOF (dec.More() hides it)"},
+		{"sends a null flavour", fakestock.Reply{Body: `{"stock":[null]}`}, "null decodes, without an error, to a flavour with no id and no name: check that every flavour has both"},
+		{"sends a flavour without a name", fakestock.Reply{Body: `{"stock":[{"id":"p","stock":1}]}`}, "check that every flavour has an id and a name"},
+		{"sends a flavour without an id", fakestock.Reply{Body: `{"stock":[{"name":"Pistachio","stock":1}]}`}, "check that every flavour has an id and a name"},
 	} {
 		t.Run("answers 502 when the stock service "+tc.what, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -172,13 +173,14 @@ func (s *menuService) fetchStockWithin(ctx context.Context, timeout time.Duratio
 
 	stock, err := s.fetchStock(ctx)
 	if err != nil && ctx.Err() != nil {
-		// The context ended the call. Keep err: it names the URL and what
-		// the transport saw, for the answer and the log. Returning only
-		// context.Cause(ctx) would throw that away. But make sure the cause
-		// is in it, by identity: Go's transport puts it there when it
-		// cancels a request, and nothing promises that of every error on
-		// the way (a read that the JSON decoder reported, say).
-		if cause := context.Cause(ctx); !errors.Is(err, cause) {
+		// The context has ended; did it end the call? Only if err is that
+		// ending: a body too large, found just as the deadline passed, is a
+		// body too large (502), not our timeout. Go's HTTP/1 transport
+		// returns the cause when it cancels a request, its HTTP/2 transport
+		// ctx.Err(): then add the cause, by identity. Keep err either way:
+		// it names the URL and what the transport saw, for the answer and
+		// the log; context.Cause(ctx) alone would throw that away.
+		if cause := context.Cause(ctx); errors.Is(err, ctx.Err()) && !errors.Is(err, cause) {
 			err = fmt.Errorf("%w: %w", cause, err)
 		}
 	}
@@ -213,7 +215,7 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 	// at the deadline, like one that never sends its headers.
 	body := http.MaxBytesReader(nil, resp.Body, maxStockBody)
 	var stock stockResponse
-	if err := json.NewDecoder(body).Decode(&stock); err != nil {
+	if err := decodeOne(body, &stock); err != nil {
 		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
 		}
@@ -226,7 +228,30 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 	if stock.Stock == nil {
 		return nil, errors.New(`stock service sent JSON without a "stock" list`)
 	}
+	for i, f := range stock.Stock {
+		if f.ID == "" || f.Name == "" { // a null among them too (see step 02)
+			return nil, fmt.Errorf("stock service sent a flavour without an id or a name: stock[%d]", i)
+		}
+	}
 	return stock.Stock, nil
+}
+
+// decodeOne decodes into v the one JSON value r holds, and fails when
+// anything but white space follows it: junk, or a second document. Why
+// Token and not More: see step 02.
+func decodeOne(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	switch tok, err := dec.Token(); {
+	case err == io.EOF:
+		return nil
+	case err != nil:
+		return err
+	default:
+		return fmt.Errorf("a second JSON value after the first, starting with %v", tok)
+	}
 }
 
 // buildMenu lists every flavour of the stock, in the stock's order, with
