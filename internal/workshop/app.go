@@ -116,9 +116,23 @@ func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
 	return len(sts) - 1
 }
 
-// stepArg finds the step an argument names; for "", the step folder the
-// runner was started in, else the step the learner is working in (current).
+// stepArg finds the step an argument names: a number or a folder's name, or
+// a path from the folder the runner was started in (".", "../05-menu-v3");
+// for "", the step folder the runner was started in, else the step the
+// learner is working in (current). A step folder that resolves outside the
+// module is refused.
 func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
+	step, err := a.findStep(ctx, arg)
+	if err != nil {
+		return course.Step{}, err
+	}
+	if _, err := step.Resolve(a.root); err != nil {
+		return course.Step{}, err
+	}
+	return step, nil
+}
+
+func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 	if arg == "" {
 		if step, ok := a.inStep(); ok {
 			return step, nil
@@ -126,16 +140,31 @@ func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 		step, _, err := a.current(ctx)
 		return step, err
 	}
-	if a.wd != "" && (arg == "." || arg == ".." || strings.ContainsAny(arg, `/\`)) {
-		// A path from the folder the runner was started in: ".", "../05-menu-v3".
-		dir := filepath.Join(a.wd, filepath.FromSlash(arg))
-		for _, s := range a.steps {
-			if filepath.Clean(s.Dir) == dir {
-				return s, nil
-			}
+	if arg != "." && arg != ".." && !strings.ContainsAny(arg, `/\`) {
+		return course.FindStep(a.steps, arg)
+	}
+	// A path, as Windows writes it too (`.\05-menu-v3\`): only one that
+	// resolves to a step folder of this module names it, not one that
+	// merely ends in a step's name (solutions/05-menu-v3).
+	dir := filepath.FromSlash(strings.ReplaceAll(arg, `\`, "/"))
+	if !filepath.IsAbs(dir) {
+		base := a.wd
+		if base == "" {
+			base = a.root
+		}
+		dir = filepath.Join(base, dir)
+	}
+	dir = filepath.Clean(dir)
+	real, realErr := filepath.EvalSymlinks(dir)
+	for _, s := range a.steps {
+		if filepath.Clean(s.Dir) == dir {
+			return s, nil
+		}
+		if r, err := filepath.EvalSymlinks(s.Dir); realErr == nil && err == nil && r == real {
+			return s, nil
 		}
 	}
-	return course.FindStep(a.steps, arg)
+	return course.Step{}, course.NoStep(a.steps, arg)
 }
 
 // inStep returns the step whose folder the runner was started in (or below).

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
@@ -21,11 +23,11 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	case len(pos) > 1:
 		return a.usageError("reset takes one step at a time: go tool workshop reset [-y] [-from REF] STEP")
 	}
-	step, err := course.FindStep(a.steps, pos[0])
+	step, err := a.stepArg(ctx, pos[0])
 	if err != nil {
 		return a.usageError("%v", err)
 	}
-	plan, err := course.PlanReset(ctx, step, flags["from"])
+	plan, err := course.PlanReset(ctx, a.root, step, flags["from"])
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
 		return exitRed
@@ -37,10 +39,10 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(w, "Reset %s to its starter, as %s has it. Only files in %s/ change:\n", step.Name, plan.Ref, plan.Path)
 	for _, f := range plan.Restore {
-		fmt.Fprintf(w, "  restore  %s\n", f)
+		fmt.Fprintf(w, "  restore  %s\n", shownName(f))
 	}
 	for _, f := range plan.Delete {
-		fmt.Fprintf(w, "  delete   %s\n", f)
+		fmt.Fprintf(w, "  delete   %s\n", shownName(f))
 	}
 	if flags["y"] == "" && flags["yes"] == "" {
 		fmt.Fprintf(w, "Your changes to these files are lost. Go ahead? [y/N] ")
@@ -63,4 +65,13 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(w, "%s is its starter again. Next: go tool workshop\n", step.Name)
 	return exitOK
+}
+
+// shownName is a file's name as the plan shows it: as it is, or quoted
+// when a terminal would hide part of it (a space at its end, a newline).
+func shownName(name string) string {
+	if strings.TrimSpace(name) != name || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(name)
+	}
+	return name
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -165,38 +164,6 @@ func TestVerify(t *testing.T) {
 	assert.Contains(t, stderr.String(), "go test -json -vet=all -count=1", "progress on stderr")
 }
 
-// gitFixture makes an upstream repository of the fixture course and a
-// learner's clone of it, and returns the clone's path.
-func gitFixture(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on the PATH")
-	}
-	base := t.TempDir()
-	upstream := filepath.Join(base, "upstream")
-	require.NoError(t, os.CopyFS(upstream, os.DirFS(fixture(t))), "copying the fixture")
-	gitIn := func(dir string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
-	}
-	gitIn(upstream, "init", "-q")
-	gitIn(upstream, "add", ".")
-	gitIn(upstream, "commit", "-q", "-m", "the workshop")
-	learner := filepath.Join(base, "learner")
-	gitIn(base, "clone", "-q", upstream, learner)
-	// The learner works on step 02, commits it, and keeps notes.
-	write(t, learner, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return n + n }\n")
-	write(t, learner, "notes.md", "My notes.\n")
-	gitIn(learner, "commit", "-q", "-am", "my work")
-	write(t, learner, "02-unsolved/scratch.go", "package double\n")
-	write(t, learner, "01-solved/calc.go", "package calc // my change to another step\n")
-	write(t, learner, "untracked.txt", "outside the step\n")
-	return learner
-}
-
 func write(t *testing.T, root, name, content string) {
 	t.Helper()
 	path := filepath.Join(root, filepath.FromSlash(name))
@@ -212,72 +179,6 @@ func read(t *testing.T, root, name string) string {
 	}
 	require.NoError(t, err, "reading %s", name)
 	return string(b)
-}
-
-func TestReset(t *testing.T) {
-	t.Parallel()
-	learner := gitFixture(t)
-	snapshot := func() map[string]string {
-		return map[string]string{
-			"02-unsolved/double.go":  read(t, learner, "02-unsolved/double.go"),
-			"02-unsolved/scratch.go": read(t, learner, "02-unsolved/scratch.go"),
-			"01-solved/calc.go":      read(t, learner, "01-solved/calc.go"),
-			"notes.md":               read(t, learner, "notes.md"),
-			"untracked.txt":          read(t, learner, "untracked.txt"),
-		}
-	}
-	before := snapshot()
-
-	t.Run("nothing changes without a yes", func(t *testing.T) {
-		for _, answer := range []string{"\n", "n\n", "no\n", "whatever\n", "N"} {
-			a, stdout, _ := testApp(t, learner, answer)
-			assert.Equal(t, exitOK, a.reset(ctx(t), []string{"02"}), "reset 02 answered %q: declining is no failure", answer)
-			assert.Contains(t, stdout.String(), "Go ahead? [y/N]", "reset asks first")
-			assert.Contains(t, stdout.String(), "Nothing changed.", "and says when it did nothing")
-			assert.Equal(t, before, snapshot(), "files after reset 02 answered %q", answer)
-		}
-	})
-
-	t.Run("no answer at all is a usage error that names -y", func(t *testing.T) {
-		a, stdout, stderr := testApp(t, learner, "")
-		assert.Equal(t, exitUsage, a.reset(ctx(t), []string{"02"}), "reset 02 with stdin closed")
-		assert.Contains(t, stdout.String(), "Nothing changed.", "reset says it did nothing")
-		assert.Contains(t, stderr.String(), "go tool workshop reset -y 02", "and how a script resets without asking")
-		assert.Equal(t, before, snapshot(), "files after reset 02 with no answer")
-	})
-
-	t.Run("reset needs a step", func(t *testing.T) {
-		a, _, _ := testApp(t, learner, "y\n")
-		assert.Equal(t, exitUsage, a.reset(ctx(t), nil), "reset without a step")
-		assert.Equal(t, exitUsage, a.reset(ctx(t), []string{"09"}), "reset of a step that does not exist")
-		assert.Equal(t, before, snapshot(), "files after usage errors")
-	})
-
-	t.Run("yes restores the step's starter as upstream has it, and nothing else", func(t *testing.T) {
-		a, stdout, stderr := testApp(t, learner, "y\n")
-		require.Equal(t, exitOK, a.reset(ctx(t), []string{`.\02-unsolved\`}), "reset of the step named as on Windows; stderr: %s", stderr)
-		out := stdout.String()
-		assert.Contains(t, out, "restore  02-unsolved/double.go", "the plan lists the file to restore")
-		assert.Contains(t, out, "delete   02-unsolved/scratch.go", "and the file to delete")
-		after := snapshot()
-		assert.Equal(t, fixtureFiles["02-unsolved/double.go"], after["02-unsolved/double.go"],
-			"the starter comes back from upstream, not from the learner's own commit")
-		assert.Equal(t, "(missing)", after["02-unsolved/scratch.go"], "a file the starter does not have is gone")
-		for _, name := range []string{"01-solved/calc.go", "notes.md", "untracked.txt"} {
-			assert.Equal(t, before[name], after[name], "%s is outside the step: reset must not touch it", name)
-		}
-
-		stdout.Reset()
-		assert.Equal(t, exitOK, a.reset(ctx(t), []string{"02"}), "reset of a step that is its starter")
-		assert.Contains(t, stdout.String(), "already its starter", "nothing to do")
-	})
-
-	t.Run("-y resets without asking", func(t *testing.T) {
-		write(t, learner, "02-unsolved/double.go", "package double // changed again\n")
-		a, _, _ := testApp(t, learner, "")
-		assert.Equal(t, exitOK, a.reset(ctx(t), []string{"-y", "02"}), "reset -y 02")
-		assert.Equal(t, fixtureFiles["02-unsolved/double.go"], read(t, learner, "02-unsolved/double.go"), "the starter is back")
-	})
 }
 
 func TestRunUsage(t *testing.T) {

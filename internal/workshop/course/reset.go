@@ -49,26 +49,28 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 }
 
 // PlanReset works out what restoring a step's starter from ref would change;
-// ref "" picks the first of UpstreamRefs that exists.
-func PlanReset(ctx context.Context, step Step, ref string) (*ResetPlan, error) {
+// ref "" picks the first of UpstreamRefs that exists. root is the module's
+// folder: a step folder that resolves outside it (a link into another clone)
+// is refused.
+func PlanReset(ctx context.Context, root string, step Step, ref string) (*ResetPlan, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, errors.New("reset restores the starter with git, and git is not on the PATH")
 	}
-	top, err := git(ctx, step.Dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, fmt.Errorf("%s is not in a git clone of the workshop: reset needs git's copy of the starter (%v)", step.Dir, err)
-	}
-	p := &ResetPlan{Step: step, RepoDir: filepath.Clean(strings.TrimSpace(top))}
-	stepDir, err := filepath.EvalSymlinks(step.Dir)
+	stepDir, err := step.Resolve(root)
 	if err != nil {
 		return nil, err
 	}
+	top, err := git(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("%s is not in a git clone of the workshop: reset needs git's copy of the starter (%v)", root, err)
+	}
+	p := &ResetPlan{Step: step, RepoDir: filepath.Clean(strings.TrimSpace(top))}
 	repoDir, err := filepath.EvalSymlinks(p.RepoDir)
 	if err != nil {
 		return nil, err
 	}
 	rel, err := filepath.Rel(repoDir, stepDir)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
 		return nil, fmt.Errorf("%s is not a folder inside the git clone %s", step.Dir, p.RepoDir)
 	}
 	p.Path = filepath.ToSlash(rel)
@@ -88,31 +90,37 @@ func PlanReset(ctx context.Context, step Step, ref string) (*ResetPlan, error) {
 		return nil, fmt.Errorf("%q is not a commit of this clone", ref)
 	}
 	p.Ref = ref
-	tree, err := git(ctx, p.RepoDir, "ls-tree", "-r", "--name-only", ref, "--", p.Path+"/")
+	// -z: each name exactly as it is, NUL-terminated. Without it git quotes
+	// a name that is not plain ASCII or holds a quote ("caf\303\251.go").
+	tree, err := git(ctx, p.RepoDir, "ls-tree", "-r", "-z", "--name-only", ref, "--", p.Path+"/")
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(tree) == "" {
+	if tree == "" {
 		return nil, fmt.Errorf("%s has no folder %s: nothing to restore it from", ref, p.Path)
 	}
-	changed, err := git(ctx, p.RepoDir, "diff", "--name-only", "--no-renames", ref, "--", p.Path+"/")
+	changed, err := git(ctx, p.RepoDir, "diff", "-z", "--name-only", "--no-renames", ref, "--", p.Path+"/")
 	if err != nil {
 		return nil, err
 	}
-	p.Restore = lines(changed)
-	untracked, err := git(ctx, p.RepoDir, "ls-files", "--others", "--", p.Path+"/")
+	p.Restore = names(changed)
+	// --directory: an untracked folder (a nested repository among them) is
+	// one name, ending in '/', deleted whole.
+	untracked, err := git(ctx, p.RepoDir, "ls-files", "-z", "--others", "--directory", "--", p.Path+"/")
 	if err != nil {
 		return nil, err
 	}
-	p.Delete = lines(untracked)
+	p.Delete = names(untracked)
 	return p, nil
 }
 
-func lines(s string) []string {
+// names splits git's -z output into names, kept exactly: a name may end in
+// a space.
+func names(s string) []string {
 	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
+	for n := range strings.SplitSeq(s, "\x00") {
+		if n != "" {
+			out = append(out, n)
 		}
 	}
 	return out
@@ -127,10 +135,12 @@ func (p *ResetPlan) Apply(ctx context.Context) error {
 		}
 	}
 	for _, f := range p.Delete {
-		if !strings.HasPrefix(f, p.Path+"/") {
-			return fmt.Errorf("refusing to delete %s: it is outside %s", f, p.Path)
+		rest, ok := strings.CutPrefix(f, p.Path+"/")
+		if !ok || !filepath.IsLocal(filepath.FromSlash(rest)) {
+			return fmt.Errorf("refusing to delete %q: it is outside %s", f, p.Path)
 		}
-		if err := os.Remove(filepath.Join(p.RepoDir, filepath.FromSlash(f))); err != nil && !os.IsNotExist(err) {
+		// RemoveAll: a folder goes whole; a link goes, not what it points to.
+		if err := os.RemoveAll(filepath.Join(p.RepoDir, filepath.FromSlash(f))); err != nil {
 			return err
 		}
 	}

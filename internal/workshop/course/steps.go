@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,11 +48,10 @@ func Steps(root string) ([]Step, error) {
 }
 
 // FindStep finds a step by its number ("05" or "5") or its folder's name
-// ("05-menu-v3", or a path to it such as "./05-menu-v3/").
+// ("05-menu-v3"). A path is not a name: the runner resolves one from the
+// folder it was started in (see NoStep).
 func FindStep(steps []Step, arg string) (Step, error) {
-	// "./05-menu-v3/", `.\05-menu-v3\` (as Windows writes it) and "05" alike.
-	name := path.Base(path.Clean(strings.ReplaceAll(arg, `\`, "/")))
-	if n, err := strconv.Atoi(name); err == nil {
+	if n, err := strconv.Atoi(arg); err == nil {
 		for _, s := range steps {
 			if s.Num == n {
 				return s, nil
@@ -61,16 +59,40 @@ func FindStep(steps []Step, arg string) (Step, error) {
 		}
 	}
 	for _, s := range steps {
-		if s.Name == name {
+		if s.Name == arg {
 			return s, nil
 		}
 	}
+	return Step{}, NoStep(steps, arg)
+}
+
+// NoStep is the error for an argument that names no step: it lists them.
+func NoStep(steps []Step, arg string) error {
 	var names []string
 	for _, s := range steps {
 		names = append(names, s.Name)
 	}
-	return Step{}, fmt.Errorf("no step %q: the steps are %s (name one by its number, such as %02d, or its folder)",
+	return fmt.Errorf("no step %q: the steps are %s (name one by its number, such as %02d, or its folder)",
 		arg, strings.Join(names, ", "), firstNum(steps))
+}
+
+// Resolve returns the step's folder with every link resolved, or an error
+// if that is outside the module at root: a step folder that is a link into
+// another clone holds that clone's work, and no command of this one touches
+// it.
+func (s Step) Resolve(root string) (string, error) {
+	dir, err := filepath.EvalSymlinks(s.Dir)
+	if err != nil {
+		return "", err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(realRoot, dir); err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("%s is a link to %s, outside this clone (%s): the runner works only on this clone's own step folders", s.Name, dir, root)
+	}
+	return dir, nil
 }
 
 func firstNum(steps []Step) int {

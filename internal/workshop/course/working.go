@@ -26,16 +26,16 @@ func WorkingStep(ctx context.Context, root string, steps []Step, candidate func(
 		return -1
 	}
 	ref := starterRef(ctx, root)
-	changed, err := git(ctx, root, "diff", "--name-only", "--no-renames", "--relative", ref, "--", ".")
+	changed, err := git(ctx, root, "diff", "-z", "--name-only", "--no-renames", "--relative", ref, "--", ".")
 	if err != nil {
 		return -1
 	}
-	untracked, err := git(ctx, root, "ls-files", "--others", "--exclude-standard", "--", ".")
+	untracked, err := git(ctx, root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
 	if err != nil {
 		return -1
 	}
 	best, bestTime := -1, time.Time{}
-	for _, f := range append(lines(changed), lines(untracked)...) {
+	for _, f := range append(names(changed), names(untracked)...) {
 		stepName, rest, ok := strings.Cut(f, "/")
 		if !ok || strings.HasPrefix(rest, "hints/") {
 			continue
