@@ -64,7 +64,10 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		fmt.Fprintf(w, "The finished code is in solutions/%s, with comments on why.\n", step.Name)
 		return exitOK
 	}
-	state := course.LoadHintState(a.hintDir)
+	state, err := course.LoadHintState(a.hintDir)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: the hints shown so far could not be read (%v): starting again from the first hint\n", err)
+	}
 	i := state.Next(step.Name, task.N, len(hints))
 	if err := state.Save(); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: the hints shown are not remembered (%v)\n", err)

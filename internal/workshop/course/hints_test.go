@@ -54,17 +54,20 @@ func TestReadmeHintProblems(t *testing.T) {
 
 func TestHintState(t *testing.T) {
 	dir := t.TempDir()
-	st := LoadHintState(dir)
+	st, err := LoadHintState(dir)
+	require.NoError(t, err, "LoadHintState of an empty folder")
 	assert.Equal(t, 0, st.Next("05-menu-v3", 1, 3), "the first hint first")
 	assert.Equal(t, 1, st.Next("05-menu-v3", 1, 3), "then the second")
 	assert.Equal(t, 0, st.Next("05-menu-v3", 2, 3), "each task counts its own")
 	require.NoError(t, st.Save(), "Save")
 
-	again := LoadHintState(dir)
+	again, err := LoadHintState(dir)
+	require.NoError(t, err, "LoadHintState after Save")
 	assert.Equal(t, 2, again.Next("05-menu-v3", 1, 3), "remembered across runs: the third")
 	assert.Equal(t, 2, again.Next("05-menu-v3", 1, 3), "after the last, the last again")
 
-	nowhere := LoadHintState("")
+	nowhere, err := LoadHintState("")
+	require.NoError(t, err, "LoadHintState nowhere")
 	assert.Equal(t, 0, nowhere.Next("05-menu-v3", 1, 3), "without a cache folder, a fresh start")
 	assert.NoError(t, nowhere.Save(), "saving nowhere is no error")
 }

@@ -2,7 +2,9 @@ package course
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -14,21 +16,35 @@ type HintState struct {
 	Shown map[string]int // "05-menu-v3/1": hints shown
 }
 
-// LoadHintState reads the state kept in dir; a missing or unreadable file is
-// a fresh start.
-func LoadHintState(dir string) *HintState {
+// LoadHintState reads the state kept in dir. A missing file is a fresh
+// start; so is one it cannot read (not JSON, a count below zero), and the
+// error says why.
+func LoadHintState(dir string) (*HintState, error) {
 	st := &HintState{Shown: map[string]int{}}
 	if dir == "" {
-		return st
+		return st, nil
 	}
 	st.File = filepath.Join(dir, "hints.json")
-	if data, err := os.ReadFile(st.File); err == nil {
-		_ = json.Unmarshal(data, &st.Shown)
-		if st.Shown == nil {
-			st.Shown = map[string]int{}
+	data, err := os.ReadFile(st.File)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	var shown map[string]int
+	if err == nil {
+		err = json.Unmarshal(data, &shown)
+	}
+	for k, n := range shown {
+		if err == nil && n < 0 {
+			err = fmt.Errorf("%q: %d hints shown", k, n)
 		}
 	}
-	return st
+	if err != nil {
+		return st, fmt.Errorf("%s: %w", st.File, err)
+	}
+	if shown != nil {
+		st.Shown = shown
+	}
+	return st, nil
 }
 
 func hintKey(step string, task int) string { return fmt.Sprintf("%s/%d", step, task) }
