@@ -28,8 +28,9 @@ const (
 // request through. A trial answered in time closes it and resets the
 // back-off; a trial that times out re-opens it, for twice the cool-down,
 // up to maxCoolDown; a trial with no verdict lets the next request try.
-// While it is open, only the trial decides: a call let through before it
-// opened that ends in the cool-down — answered in time or timed out —
+// A call counts only in the state it began in: one let through before the
+// breaker opened that ends later — in the cool-down, while the trial is
+// out, or after the trial closed it; answered in time or timed out —
 // changes nothing, neither whether it is open, nor the cool-down, nor the
 // count.
 //
@@ -41,7 +42,8 @@ type breaker struct {
 
 	// TODO(task 6): the breaker's state, and a sync.Mutex to guard it:
 	// timeouts in a row, whether it is open and until when, the cool-down
-	// now running, whether the trial request is out.
+	// now running, whether the trial request is out, and which state calls
+	// begin in now (a number, one more each time it opens or closes).
 }
 
 // newBreaker returns a closed breaker with the default settings: open after
@@ -60,23 +62,23 @@ func newBreaker() breaker {
 // Only the first call of done counts; the others do nothing.
 func (b *breaker) allow() (done func(outcome), wait time.Duration) {
 	// TODO(task 6): while open, refuse until the cool-down is over; then
-	// let exactly one trial through (trial = true), and refuse the others
-	// while it is out, with a wait of minCoolDown: Retry-After: 1, the
-	// shortest cool-down.
-	trial := false
+	// let exactly one trial through, and refuse the others while it is
+	// out, with a wait of the current cool-down, whole, as at its start.
+	// Bind done to the state the call begins in: gen, the breaker's now.
+	gen := 0
 	var once sync.Once
-	return func(o outcome) { once.Do(func() { b.record(trial, o) }) }, 0
+	return func(o outcome) { once.Do(func() { b.record(gen, o) }) }, 0
 }
 
-// record takes in how a call that allow let through ended.
-func (b *breaker) record(trial bool, o outcome) {
+// record takes in how a call that allow let through in state gen ended.
+func (b *breaker) record(gen int, o outcome) {
 	// TODO(task 6): count timeouts in a row, open after failAfter of them;
 	// an answer in time starts the count again. A trial that times out
 	// re-opens for twice the cool-down (at most maxCoolDown), a trial
 	// answered in time closes and resets the back-off, a trial with no
-	// verdict decides nothing — the next request tries. While open, only
-	// the trial decides: a call let through before it opened changes
-	// nothing when it ends, answered or timed out.
+	// verdict decides nothing — the next request tries. A call whose gen
+	// is not the breaker's now began before it opened or closed: it
+	// changes nothing when it ends, answered or timed out.
 }
 
 // wholeSeconds is d in whole seconds, rounded up, for a Retry-After header:

@@ -41,7 +41,7 @@ func TestBackOff(t *testing.T) {
 			timeOut(t, h, 5)
 			for i, d := range []time.Duration{1, 2, 4, 8, 16, 30, 30} {
 				trial := coolDown(t, stock, h, d*time.Second, fmt.Sprintf("#%d", i+1))
-				requireFailFast(t, stock, h, 1, fmt.Sprintf("while the trial of the #%d cool-down of %v is out (task 6: refuse the others with Retry-After: 1, the shortest cool-down — the trial may close the breaker within a second)", i+1, d*time.Second))
+				requireFailFast(t, stock, h, int(d), fmt.Sprintf("while the trial of the #%d cool-down of %v is out (task 6: refuse the others with Retry-After: the current cool-down, whole, not always the shortest)", i+1, d*time.Second))
 				time.Sleep(testTimeout)
 				synctest.Wait()
 				require.True(t, trial.Answered() && trial.Rec.Code == http.StatusGatewayTimeout, "the trial: %v; want 504 after 1s (task 6)", trial)
@@ -49,25 +49,25 @@ func TestBackOff(t *testing.T) {
 		})
 	})
 
-	t.Run("calls that started before it opened change nothing, ending in a cool-down or while a trial is out", func(t *testing.T) {
+	t.Run("calls that started before it opened change nothing, ending in a cool-down, while a trial is out or after it closed", func(t *testing.T) {
 		// Straight to the breaker, as every handler calls it. Through the
 		// menu, with one timeout for every call, a call let through before
 		// the breaker opened always ends before the first trial can; the
 		// breaker's rule must not lean on that.
 		synctest.Test(t, func(t *testing.T) {
-			const rule = "task 6: while the breaker is open, only the trial decides — a call that started before it opened changes nothing when it ends, neither the count, nor the cool-down, nor whether it is open"
+			const rule = "task 6: a call counts only in the state it began in — one that started before the breaker opened changes nothing when it ends, neither the count, nor the cool-down, nor whether it is open"
 			b := newBreaker()
-			dones := make([]func(outcome), 9)
+			dones := make([]func(outcome), 13)
 			for i := range dones {
 				var wait time.Duration
-				dones[i], wait = allowed(t, &b, fmt.Sprintf("call %d of 9 to a new breaker", i+1))
-				require.Zero(t, wait, "call %d of 9 to a new breaker: allow said wait %v; want it let through (task 6)", i+1, wait)
+				dones[i], wait = allowed(t, &b, fmt.Sprintf("call %d of 13 to a new breaker", i+1))
+				require.Zero(t, wait, "call %d of 13 to a new breaker: allow said wait %v; want it let through (task 6)", i+1, wait)
 			}
 			for _, done := range dones[:5] {
 				done(timedOut)
 			}
 			_, wait := b.allow()
-			require.Equal(t, time.Second, wait, "5 of 9 calls let through reported a timeout; allow said wait %v; want 1s: 5 timeouts in a row open the breaker for its first cool-down (task 6)", wait)
+			require.Equal(t, time.Second, wait, "5 of 13 calls let through reported a timeout; allow said wait %v; want 1s: 5 timeouts in a row open the breaker for its first cool-down (task 6)", wait)
 			time.Sleep(time.Second)
 			trial, wait := allowed(t, &b, "at the end of the first cool-down")
 			require.Zero(t, wait, "5 timeouts opened the breaker for 1s; at the end of the cool-down allow said wait %v; want the trial let through (task 6)", wait)
@@ -89,15 +89,26 @@ func TestBackOff(t *testing.T) {
 			// still open: late calls change nothing now either.
 			dones[7](timedOut)
 			_, wait = b.allow()
-			assert.Equal(t, time.Second, wait,
-				"while the second trial was out, after its cool-down, a call let through before the breaker opened timed out; allow said wait %v; want 1s, as for every request while a trial is out: the late timeout restarts nothing (%s)", wait, rule)
+			assert.Equal(t, 2*time.Second, wait,
+				"while the second trial was out, after its cool-down of 2s, a call let through before the breaker opened timed out; allow said wait %v; want 2s, the current cool-down, as for every request while a trial is out: the late timeout restarts nothing (%s)", wait, rule)
 			dones[8](answered)
 			_, wait = b.allow()
-			assert.Equal(t, time.Second, wait,
-				"while the second trial was out, after its cool-down, a call let through before the breaker opened was answered; allow said wait %v; want 1s, as for every request while a trial is out: the late answer does not close the breaker (%s)", wait, rule)
+			assert.Equal(t, 2*time.Second, wait,
+				"while the second trial was out, after its cool-down of 2s, a call let through before the breaker opened was answered; allow said wait %v; want 2s, as for every request while a trial is out: the late answer does not close the breaker (%s)", wait, rule)
 			trial(timedOut)
 			_, wait = b.allow()
 			assert.Equal(t, 4*time.Second, wait, "the second trial timed out, after late calls that started before the breaker opened ended in its cool-down and while it was out; allow said wait %v; want 4s: the back-off doubles from the 2s it had reached, the late calls reset nothing (%s)", wait, rule)
+
+			time.Sleep(4 * time.Second)
+			trial, _ = allowed(t, &b, "at the end of the 4s cool-down")
+			trial(answered)
+			for _, done := range dones[9:] {
+				done(timedOut)
+			}
+			fresh, _ := allowed(t, &b, "after a trial answered in time")
+			fresh(timedOut)
+			_, wait = b.allow()
+			assert.Zero(t, wait, "a trial answered in time closed the breaker; then 4 calls let through before it opened timed out, and 1 new call; allow said wait %v; want the call let through: that is 1 timeout in a row, not 5 (%s)", wait, rule)
 		})
 	})
 

@@ -23,8 +23,9 @@ const (
 // request through. A trial answered in time closes it and resets the
 // back-off; a trial that times out re-opens it, for twice the cool-down,
 // up to maxCoolDown; a trial with no verdict lets the next request try.
-// While it is open, only the trial decides: a call let through before it
-// opened that ends in the cool-down — answered in time or timed out —
+// A call counts only in the state it began in: one let through before the
+// breaker opened that ends later — in the cool-down, while the trial is
+// out, or after the trial closed it; answered in time or timed out —
 // changes nothing, neither whether it is open, nor the cool-down, nor the
 // count.
 //
@@ -38,6 +39,7 @@ type breaker struct {
 	// mine" is a check and a write that must happen as one step, or two
 	// handlers both see "no trial out" and both go.
 	mu       sync.Mutex
+	gen      int           // the state calls begin in: one more each time it opens or closes
 	timeouts int           // consecutive timeouts, while closed
 	open     bool          // failing fast, or waiting for a trial's verdict
 	until    time.Time     // while open: refuse until then
@@ -62,7 +64,6 @@ func newBreaker() breaker {
 func (b *breaker) allow() (done func(outcome), wait time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	trial := false
 	if b.open {
 		if wait := time.Until(b.until); wait > 0 {
 			return func(outcome) {}, wait
@@ -70,39 +71,49 @@ func (b *breaker) allow() (done func(outcome), wait time.Duration) {
 		if b.trialing {
 			// One trial at a time. Letting every request through once the
 			// cool-down is over would send the whole queue to a stock
-			// service we just decided was drowning.
-			return func(outcome) {}, b.minCoolDown
+			// service we just decided was drowning. The others retry after
+			// the current cool-down, whole, as at its start: the shortest one
+			// would bring them all back every second of a 30s back-off.
+			return func(outcome) {}, b.coolDown
 		}
-		b.trialing, trial = true, true
+		b.trialing = true
 	}
+	// done is bound to the state the call begins in: when it reports, the
+	// breaker may have opened or closed since, and then it counts for nothing.
+	gen := b.gen
 	var once sync.Once
-	return func(o outcome) { once.Do(func() { b.record(trial, o) }) }, 0
+	return func(o outcome) { once.Do(func() { b.record(gen, o) }) }, 0
 }
 
-// record takes in how a call that allow let through ended.
-func (b *breaker) record(trial bool, o outcome) {
+// record takes in how a call that allow let through in state gen ended.
+func (b *breaker) record(gen int, o outcome) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch {
-	case trial && o == noVerdict:
-		// The trial proved nothing: the next request will be the trial.
+	case gen != b.gen:
+		// The call began before the breaker last opened or closed: it tells
+		// of the stock service as it was then. Counted now, its timeout
+		// would join the next run of timeouts, or its answer close a
+		// breaker that only the trial may close.
+	case b.open && o == noVerdict:
+		// While open, only the trial is let through: this is the trial, and
+		// it proved nothing. The next request will be the trial.
 		// This is why done must be deferred: a trial that never reports
 		// leaves trialing set, and the breaker open for good.
 		b.trialing = false
-	case trial && o == timedOut:
+	case b.open && o == timedOut:
 		b.trialing = false
 		b.coolDown = min(2*b.coolDown, b.maxCoolDown)
 		b.until = time.Now().Add(b.coolDown)
-	case trial: // answered in time, even with a 502: the stock service is back
+	case b.open: // the trial, answered in time, even with a 502: the stock service is back
 		b.trialing, b.open, b.timeouts = false, false, 0
-	case b.open:
-		// A call that started before the breaker opened: only the trial
-		// decides when it closes.
+		b.gen++
 	case o == timedOut:
 		b.timeouts++
 		if b.failAfter > 0 && b.timeouts >= b.failAfter {
 			b.open, b.coolDown = true, b.minCoolDown
 			b.until = time.Now().Add(b.coolDown)
+			b.gen++
 		}
 	case o == answered:
 		b.timeouts = 0 // in a row: one answer in time starts the count again

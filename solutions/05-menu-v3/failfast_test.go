@@ -61,7 +61,7 @@ func requireFailFast(t testing.TB, stock *menutest.Stock, h http.Handler, retry 
 	if retry == 0 {
 		require.True(t, err == nil && secs >= 1, "%s: 503 with Retry-After %q; want a whole number of seconds, at least 1: a client told 0 comes straight back (task 6: wholeSeconds)", when, got)
 	} else {
-		require.Equal(t, strconv.Itoa(retry), got, "%s: 503 with Retry-After %q; want %d: the rest of the cool-down in whole seconds, rounded up (task 6: cool-downs of 1s, doubling after each failed trial up to 30s, back to 1s once a trial succeeds)", when, got, retry)
+		require.Equal(t, strconv.Itoa(retry), got, "%s: 503 with Retry-After %q; want %d: the rest of the cool-down in whole seconds, rounded up — all of it while its trial is out (task 6: cool-downs of 1s, doubling after each failed trial up to 30s, back to 1s once a trial succeeds)", when, got, retry)
 	}
 	menutest.AssertJSONError(t, menu.Rec, "task 6")
 }
@@ -183,7 +183,7 @@ func TestFailFast(t *testing.T) {
 			synctest.Wait()
 			require.True(t, late.Answered() && late.Rec.Code == http.StatusOK,
 				"a call started 0.5s before the breaker opened, the stock service answering it 900ms later: %v; want 200 (task 1)", late)
-			const rule = "task 6: while the breaker is open, only the trial decides — a call that started before it opened changes nothing when it ends, neither the count, nor the cool-down, nor whether it is open"
+			const rule = "task 6: a call counts only in the state it began in — one that started before the breaker opened changes nothing when it ends, neither the count, nor the cool-down, nor whether it is open"
 			requireFailFast(t, stock, h, 1, "0.4s into the 1s cool-down, just after a call that started before the breaker opened was answered in time: the breaker must still fail fast, for the 0.6s left ("+rule+")")
 
 			time.Sleep(600*time.Millisecond - time.Nanosecond)
