@@ -120,8 +120,10 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	// TODO(task 4): log that the client left, with s.log. Tell our timeout
 	// from every other ending by identity: errors.Is and context.Cause,
 	// never error messages, never ctx.Err() alone (a caller's own deadline
-	// is a DeadlineExceeded too). Keep the call's own error in the one
-	// fetchStockWithin returns: it names the URL and says what went wrong.
+	// is a DeadlineExceeded too), and label only an error that is the
+	// context's ending (a body too large is a 502, even found just after
+	// our deadline). Keep the call's own error in the one fetchStockWithin
+	// returns: it names the URL and says what went wrong.
 	case err != nil:
 		// Every other failure of the stock service is a 502 Bad Gateway.
 		writeError(w, http.StatusBadGateway, err)
@@ -153,9 +155,11 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// type go away. Keep the handler's 504: when the deadline you set ended
 	// the call, return an error that wraps errStockTooSlow and keeps the
 	// call's own error beside it (it names the URL and what went wrong).
-	// Ask the context why it ended, not the error, and label only that
-	// deadline: from task 2 on, ctx also ends when its parent does, and a
-	// caller who left is no timeout of ours (task 4 gives ours a cause).
+	// It ended the call when the error is the context's ending
+	// (errors.Is(err, ctx.Err())), and the context says why it ended: label
+	// only that deadline. From task 2 on, ctx also ends when its parent
+	// does, and a caller who left is no timeout of ours (task 4 gives ours
+	// a cause).
 	// TODO(task 3): the deadline must cover the whole exchange, reading the
 	// body included: cancel only once fetchStock has read it.
 	// Buffered, with room for the one result: when the timer wins, nobody

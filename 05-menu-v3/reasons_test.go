@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -69,20 +71,32 @@ func TestReasons(t *testing.T) {
 		})
 	}
 
-	t.Run("when the stock client's own dial timeout passes after 300ms", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			t.Cleanup(menutest.Settle)
-			svc := newMenuService(&http.Client{Transport: dialTimeout{}}, menutest.StockURL, testTimeout)
-			menu := menutest.Start(svc.handler())
+	for _, tc := range []struct {
+		what      string
+		transport http.RoundTripper
+		at        time.Duration // when the menu should answer 502
+		says      string        // what its message must keep
+		why       string
+	}{
+		{"the stock client's own dial timeout passes after 300ms", dialTimeout{}, 300 * time.Millisecond, "i/o timeout",
+			"the error wraps context.DeadlineExceeded, and no context of ours has ended: ask the context why it ended, never errors.Is(err, context.DeadlineExceeded) alone"},
+		{"the stock body is too large just after the deadline", lateOverflow{}, testTimeout, (&http.MaxBytesError{}).Error(),
+			"the body's size ended the call, not our deadline, though it had passed by the time fetchStockWithin looked: label only an error that is the context's ending, errors.Is(err, ctx.Err()) or errors.Is(err, context.Cause(ctx)), not every error once ctx.Err() != nil"},
+	} {
+		t.Run("when "+tc.what, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				t.Cleanup(menutest.Settle)
+				svc := newMenuService(&http.Client{Transport: tc.transport}, menutest.StockURL, testTimeout)
+				menu := menutest.Start(svc.handler())
 
-			time.Sleep(300 * time.Millisecond)
-			synctest.Wait()
-			require.True(t, menu.Answered(), "the stock client failed after 300ms; %v; want 502 then (task 4)", menu)
-			assert.Equal(t, http.StatusBadGateway, menu.Rec.Code,
-				"the stock client failed after 300ms with \"dial tcp: i/o timeout\", an error that wraps context.DeadlineExceeded; %v; want 502: no context of ours has ended, so it is not our timeout (task 4: ask the context why it ended, never errors.Is(err, context.DeadlineExceeded) on the call's error)", menu)
-			menutest.AssertJSONError(t, menu.Rec, "task 4")
+				time.Sleep(tc.at)
+				synctest.Wait()
+				require.True(t, menu.Answered(), "%s; %v; want 502 after %v (task 4)", tc.what, menu, tc.at)
+				assert.Equal(t, http.StatusBadGateway, menu.Rec.Code, "%s; %v; want 502 (task 4: %s)", tc.what, menu, tc.why)
+				assert.Contains(t, menu.Rec.Body.String(), tc.says, "%s; %v; want the call's own error in the message (task 4)", tc.what, menu)
+			})
 		})
-	})
+	}
 
 	t.Run("logs that the client left: the answer may reach nobody", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
@@ -119,4 +133,25 @@ func (dialTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
 	case <-req.Context().Done():
 		return nil, context.Cause(req.Context())
 	}
+}
+
+// lateOverflow is a stock client's transport whose answer is one byte over
+// maxStockBody, and the last byte comes just after the call's context ended:
+// as from Go's transport, whose buffer still holds what arrived in time.
+type lateOverflow struct{}
+
+func (lateOverflow) RoundTrip(req *http.Request) (*http.Response, error) {
+	body := io.MultiReader(strings.NewReader(strings.Repeat(" ", maxStockBody)), lastByte{req.Context()})
+	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Body: io.NopCloser(body), Request: req}, nil
+}
+
+// lastByte gives one byte once ctx has ended (after 10s if it never does).
+type lastByte struct{ ctx context.Context }
+
+func (b lastByte) Read(p []byte) (int, error) {
+	select {
+	case <-b.ctx.Done():
+	case <-time.After(10 * time.Second):
+	}
+	return copy(p, " "), io.EOF
 }
