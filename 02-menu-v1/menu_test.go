@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -44,21 +45,29 @@ func TestStockFailures(t *testing.T) {
 
 	// A net.Pipe has no buffer: the fake writes only what the menu reads, so
 	// whether it finished writing says whether the menu read it all.
-	t.Run("stops reading a body that is too large once it has read maxStockBody bytes", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t, fakestock.Reply{Size: 2 * maxStockBody})
-			rec := menutest.Get(newTestMenu(stock))
-			synctest.Wait()
+	for _, tc := range []struct {
+		what  string
+		reply fakestock.Reply
+	}{
+		{"2 MiB of JSON", fakestock.Reply{Size: 2 * maxStockBody}},
+		{"its JSON and then 2 MiB of junk", fakestock.Reply{Body: `{"stock":[]}` + strings.Repeat("x", 2*maxStockBody)}},
+	} {
+		t.Run("reads at most maxStockBody bytes when the stock service sends "+tc.what, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				stock := menutest.NewStock(t, tc.reply)
+				rec := menutest.Get(newTestMenu(stock))
+				synctest.Wait()
 
-			require.Equal(t, http.StatusBadGateway, rec.Code, "the stock service sent 2 MiB; menu answered %d: %s; want 502 (task 2)", rec.Code, menutest.Body(rec))
-			// A body left open (task 3) leaves the fake waiting to send the
-			// rest, with no call recorded yet: that is not this test's business.
-			for _, call := range stock.Calls() {
-				assert.NotEqual(t, fakestock.Completed, call.Outcome,
-					"the stock service sent 2 MiB: %v; the menu answered 502, but only after reading all of it; want it to stop at maxStockBody bytes (task 2: read the body through http.MaxBytesReader or io.LimitReader — reading it all and then checking its length, or draining it with io.Copy(io.Discard, resp.Body), reads whatever a broken stock service sends, gigabytes included)", call)
-			}
+				require.Equal(t, http.StatusBadGateway, rec.Code, "the stock service sent %s; menu answered %d: %s; want 502 (task 2: too large, or more than one JSON value)", tc.what, rec.Code, menutest.Body(rec))
+				// A body left open (task 3) leaves the fake waiting to send the
+				// rest, with no call recorded yet: that is not this test's business.
+				for _, call := range stock.Calls() {
+					assert.NotEqual(t, fakestock.Completed, call.Outcome,
+						"the stock service sent %s: %v; the menu answered 502, but only after reading all of it; want it to stop at maxStockBody bytes (task 2: read the body, and what follows the JSON value, through http.MaxBytesReader or io.LimitReader — reading it all and then checking its length, or draining it with io.Copy(io.Discard, resp.Body), reads whatever a broken stock service sends, gigabytes included)", tc.what, call)
+				}
+			})
 		})
-	})
+	}
 }
 
 // Task 3: the stock's response body is closed on every path.

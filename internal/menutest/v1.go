@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -83,8 +82,6 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 		{"sends 1 MiB and 1 byte of valid JSON", fakestock.Reply{Size: maxStockBody + 1}, "read at most maxStockBody bytes: an unbounded decoder reads it all and answers 200"},
 		{"sends a second document after its JSON", fakestock.Reply{Body: `{"stock":[]}{"stock":[]}`}, oneValue},
 		{"sends a stray brace after its JSON", fakestock.Reply{Body: `{"stock":[]}}`}, oneValue},
-		{"sends its JSON and then 1 MiB of spaces", fakestock.Reply{Body: `{"stock":[]}` + strings.Repeat(" ", maxStockBody)},
-			"a body over maxStockBody, spaces included: look past the value through the same limited reader, and fail on any error but io.EOF (dec.More() hides it)"},
 		{"sends a null flavour", fakestock.Reply{Body: `{"stock":[null]}`}, "null decodes, without an error, to a flavour with no id and no name: check that every flavour has both"},
 		{"sends a flavour without a name", fakestock.Reply{Body: `{"stock":[{"id":"p","stock":1}]}`}, "check that every flavour has an id and a name"},
 		{"sends a flavour without an id", fakestock.Reply{Body: `{"stock":[{"name":"Pistachio","stock":1}]}`}, "check that every flavour has an id and a name"},
