@@ -29,6 +29,11 @@ import (
 // their connections are closed, which cancels their contexts.
 const shutdownGrace = 5 * time.Second
 
+// idleTimeout is how long a keep-alive connection may wait for its next
+// request; see the http.Server below. A variable only so that main_test.go
+// can shorten it.
+var idleTimeout = 30 * time.Second
+
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -44,7 +49,7 @@ func main() {
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags := flag.NewFlagSet("stock-service", flag.ContinueOnError)
 	flags.SetOutput(stdout)
-	addr := flags.String("addr", ":4000", "`address` to listen on")
+	addr := flags.String("addr", "localhost:4000", "`address` to listen on (:4000: every interface)")
 	maxDelay := flags.Duration("max-delay", 10*time.Second, "GET /stock waits a random time in [0, `max-delay`)")
 	h2c := flags.Bool("h2c", false, "serve HTTP/2 without TLS (h2c, prior knowledge) beside HTTP/1.1")
 	if err := flags.Parse(args); err != nil {
@@ -54,16 +59,21 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("-max-delay %v: must not be negative", *maxDelay)
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
 	log := slog.New(slog.NewTextHandler(stdout, nil))
 	svc := newStockService(uniformDelay(*maxDelay), log)
 	srv := &http.Server{
-		Handler:           svc.handler(),
-		ReadHeaderTimeout: 5 * time.Second, // a client that never finishes its headers is dropped
-		ConnState:         svc.connState,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		Handler:   svc.handler(),
+		ConnState: svc.connState,
+		ErrorLog:  slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// A connection that sends no whole request must not hold its file
+		// descriptor for long. ReadHeaderTimeout counts from a connection's
+		// start to the end of its first request's headers, and for each later
+		// request from its first four bytes; between two requests, until those
+		// four bytes arrive, only IdleTimeout counts. Without it, a client that
+		// sends one request and then nothing, or three bytes of the next,
+		// keeps its connection forever.
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       idleTimeout,
 	}
 	if *h2c {
 		// Over HTTP/1.1 a client can only cancel a request by closing its
@@ -83,6 +93,18 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	log.Info("stock service listening", "addr", ln.Addr().String(), "max_delay", *maxDelay, "h2c", *h2c)
+	return serve(ctx, srv, ln, shutdownGrace, log)
+}
+
+// serve serves srv on ln until ctx is cancelled or the process receives
+// SIGINT (Ctrl-C) or SIGTERM, then shuts down gracefully: it stops accepting
+// connections and lets the requests in flight finish for up to grace. It
+// returns nil if they all did. When the grace runs out, it closes the
+// connections left, which cancels their requests' contexts, and returns an
+// error: a shutdown that cut requests short is not clean, and main exits 1.
+func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, log *slog.Logger) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
 	go func() { served <- srv.Serve(ln) }()
 
@@ -93,18 +115,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	stop() // from now on a second Ctrl-C kills the process at once
 
-	log.Info("shutting down", "in_flight", svc.inFlight.Value(), "grace", shutdownGrace)
+	log.Info("shutting down", "grace", grace)
 	// ctx is already cancelled: Shutdown needs a context of its own, which
 	// keeps ctx's values but not its cancellation, and has a deadline.
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		log.Warn("grace period over: closing the remaining connections", "err", err)
+	err := srv.Shutdown(shutdownCtx)
+	if err != nil {
+		log.Warn("grace period over: closing the remaining connections")
 		srv.Close() // closing a connection cancels its request's context
+		err = fmt.Errorf("shutdown: %v grace over before every request finished: %w", grace, err)
 	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	<-served // http.ErrServerClosed, now that the listener is closed
+	if err == nil {
+		log.Info("stopped")
 	}
-	log.Info("stopped")
-	return nil
+	return err
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +64,28 @@ func TestRun(t *testing.T) {
 	t.Run("refuses a flag it does not know", func(t *testing.T) {
 		err := run(t.Context(), []string{"-max-dealy", "1s"}, io.Discard)
 		assert.ErrorContains(t, err, "max-dealy", "run -max-dealy 1s (a typo)")
+	})
+
+	t.Run("listens on loopback by default", func(t *testing.T) {
+		var usage strings.Builder
+		run(t.Context(), []string{"-h"}, &usage)
+		_, addr, _ := strings.Cut(usage.String(), `(default "`) // -addr comes first
+		addr, _, _ = strings.Cut(addr, `"`)
+		assert.Equal(t, "localhost:4000", addr, "run -h: the default of -addr; want loopback (-addr :4000 listens on every interface)")
+	})
+
+	t.Run("closes a keep-alive connection left idle", func(t *testing.T) {
+		leakcheck.Check(t)
+		defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
+		idleTimeout = 50 * time.Millisecond
+		srv := runtest.Start(t, run)
+		assert.NoError(t, srv.IdleConn(t, "/", time.Second), "want it closed once idleTimeout (50ms here) has passed: set http.Server.IdleTimeout")
+	})
+
+	t.Run("cuts short a request that outlives the grace, and says so", func(t *testing.T) {
+		leakcheck.Check(t)
+		err := runtest.OutliveGrace(t, serve)
+		assert.ErrorIs(t, err, context.DeadlineExceeded, "serve's result after a request outlived the grace; want an error that says so: the shutdown was not clean, main exits 1")
 	})
 }
 

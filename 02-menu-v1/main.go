@@ -27,6 +27,11 @@ import (
 // their connections are closed.
 const shutdownGrace = 5 * time.Second
 
+// idleTimeout is how long a keep-alive connection may wait for its next
+// request; see the http.Server below. A variable only so that main_test.go
+// can shorten it.
+var idleTimeout = 30 * time.Second
+
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -42,29 +47,28 @@ func main() {
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags := flag.NewFlagSet("menu-service", flag.ContinueOnError)
 	flags.SetOutput(stdout)
-	addr := flags.String("addr", ":3000", "`address` to listen on")
+	addr := flags.String("addr", "localhost:3000", "`address` to listen on (:3000: every interface)")
 	stockURL := flags.String("stock-url", "http://localhost:4000/stock", "`URL` of the stock service's GET /stock")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
 	log := slog.New(slog.NewTextHandler(stdout, nil))
-	// The stock service is this service's only upstream. http.DefaultTransport
-	// keeps just 2 idle connections per host: under 100 concurrent requests
-	// most calls would open (and then throw away) a fresh TCP connection.
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.MaxIdleConnsPerHost = 100
-	// No Client.Timeout: v1 waits as long as the stock service takes. That is
-	// the lesson of this step, and what step 03 changes.
-	client := &http.Client{Transport: transport}
+	client := newStockClient()
+	defer client.CloseIdleConnections()
 	svc := newMenuService(client, *stockURL)
 	srv := &http.Server{
-		Handler:           svc.handler(),
-		ReadHeaderTimeout: 5 * time.Second, // a client that never finishes its headers is dropped
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		Handler:  svc.handler(),
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// A connection that sends no whole request must not hold its file
+		// descriptor for long. ReadHeaderTimeout counts from a connection's
+		// start to the end of its first request's headers, and for each later
+		// request from its first four bytes; between two requests, until those
+		// four bytes arrive, only IdleTimeout counts. Without it, a client that
+		// sends one request and then nothing, or three bytes of the next,
+		// keeps its connection forever.
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       idleTimeout,
 	}
 
 	// Listen before serving, so that a busy port is an error returned here
@@ -74,6 +78,41 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	log.Info("menu service listening", "addr", ln.Addr().String(), "stock_url", *stockURL)
+	return serve(ctx, srv, ln, shutdownGrace, log)
+}
+
+// newStockClient returns the client for the stock service, this service's
+// only upstream.
+func newStockClient() *http.Client {
+	// http.DefaultTransport keeps just 2 idle connections per host: under 100
+	// concurrent requests most calls would open (and then throw away) a fresh
+	// TCP connection.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = 100
+	// The stock service's headers take a few hundred bytes. Unbounded, the
+	// transport would read up to 10 MB of them (its default) for each call,
+	// and hold them in memory, for every call in flight.
+	transport.MaxResponseHeaderBytes = 64 << 10
+	// No Client.Timeout: v1 waits as long as the stock service takes. That is
+	// the lesson of this step, and what step 03 changes.
+	return &http.Client{
+		Transport: transport,
+		// A gateway calls the upstream it was configured with. Following a
+		// redirect would send the call to whatever host and port the stock
+		// service names: the 3xx comes back as it is, a non-200 answer (502).
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// serve serves srv on ln until ctx is cancelled or the process receives
+// SIGINT (Ctrl-C) or SIGTERM, then shuts down gracefully: it stops accepting
+// connections and lets the requests in flight finish for up to grace. It
+// returns nil if they all did. When the grace runs out, it closes the
+// connections left, which cancels their requests' contexts, and returns an
+// error: a shutdown that cut requests short is not clean, and main exits 1.
+func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, log *slog.Logger) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
 	go func() { served <- srv.Serve(ln) }()
 
@@ -84,19 +123,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	stop() // from now on a second Ctrl-C kills the process at once
 
-	log.Info("shutting down", "grace", shutdownGrace)
+	log.Info("shutting down", "grace", grace)
 	// ctx is already cancelled: Shutdown needs a context of its own, which
 	// keeps ctx's values but not its cancellation, and has a deadline.
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		log.Warn("grace period over: closing the remaining connections", "err", err)
-		srv.Close()
+	err := srv.Shutdown(shutdownCtx)
+	if err != nil {
+		log.Warn("grace period over: closing the remaining connections")
+		srv.Close() // closing a connection cancels its request's context
+		err = fmt.Errorf("shutdown: %v grace over before every request finished: %w", grace, err)
 	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	<-served // http.ErrServerClosed, now that the listener is closed
+	if err == nil {
+		log.Info("stopped")
 	}
-	transport.CloseIdleConnections()
-	log.Info("stopped")
-	return nil
+	return err
 }

@@ -17,10 +17,15 @@
 package runtest
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -111,6 +116,98 @@ func (s *Server) Stop() error {
 		s.result = fmt.Errorf("run was still serving %v after its context was cancelled; want a graceful shutdown; its log:\n%s", patience, s.log)
 	}
 	return s.result
+}
+
+// IdleConn sends GET path on a connection of its own and reads the answer,
+// then sends "GET", the first three bytes of a second request, and nothing
+// more: a keep-alive connection left half used. It returns nil once the
+// service has closed that connection, and an error if it is still open after
+// within.
+func (s *Server) IdleConn(t testing.TB, path string, within time.Duration) error {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", s.Addr, patience)
+	if err != nil {
+		t.Fatalf("connecting to the running service: %v", err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(patience))
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, s.Addr)
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatalf("GET %s from the running service: %v", path, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+
+	io.WriteString(conn, "GET")
+	conn.SetReadDeadline(time.Now().Add(within))
+	switch _, err := r.ReadByte(); {
+	case err == nil:
+		return fmt.Errorf("a keep-alive connection that sent a request and then 3 bytes got an answer; want it closed")
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("a keep-alive connection that sent a request and then 3 bytes was still open %v later", within)
+	}
+	return nil // the service closed the connection
+}
+
+// ServeFunc is the serve function of a service's main.go: it serves srv on
+// ln until ctx ends, then shuts srv down, giving the requests in flight
+// grace to finish.
+type ServeFunc func(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, log *slog.Logger) error
+
+// OutliveGrace calls serve, with a grace of 50ms, on a server whose one
+// request waits for its context to end; it cancels serve's ctx once that
+// request is in flight, and returns serve's result. It fails the test if
+// serve, or the request, is still running 10s later.
+func OutliveGrace(t testing.TB, serve ServeFunc) error {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening on 127.0.0.1:0: %v", err)
+	}
+	inFlight, ended := make(chan struct{}), make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		close(inFlight)
+		<-r.Context().Done()
+		close(ended)
+	})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, srv, ln, 50*time.Millisecond, slog.New(slog.DiscardHandler)) }()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	asked := make(chan struct{})
+	go func() {
+		defer close(asked)
+		if resp, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String()); err == nil {
+			resp.Body.Close()
+		}
+	}()
+
+	timeout := time.After(patience)
+	select {
+	case <-inFlight:
+	case <-timeout:
+		srv.Close()
+		t.Fatalf("waited %v for a request to reach the server serve serves", patience)
+	}
+	cancel()
+	select {
+	case err = <-served:
+	case <-timeout:
+		srv.Close()
+		t.Fatalf("serve was still serving %v after its context was cancelled, with a grace of 50ms", patience)
+	}
+	select {
+	case <-ended:
+	case <-timeout:
+		srv.Close()
+		t.Fatalf("a request that outlived the grace of 50ms was still running %v later; want its context cancelled: Close after Shutdown", patience)
+	}
+	<-asked
+	return err
 }
 
 // logBuffer is run's stdout: it keeps what was logged and spots the address.

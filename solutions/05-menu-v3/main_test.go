@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -108,4 +110,52 @@ func TestRun(t *testing.T) {
 		err := run(t.Context(), []string{"-cool-down", "0s"}, io.Discard)
 		assert.ErrorContains(t, err, "-cool-down", "run -cool-down 0s; want an error that names the flag")
 	})
+
+	t.Run("listens on loopback by default", func(t *testing.T) {
+		var usage strings.Builder
+		run(t.Context(), []string{"-h"}, &usage)
+		_, addr, _ := strings.Cut(usage.String(), `(default "`) // -addr comes first
+		addr, _, _ = strings.Cut(addr, `"`)
+		assert.Equal(t, "localhost:3000", addr, "run -h: the default of -addr; want loopback (-addr :3000 listens on every interface)")
+	})
+
+	t.Run("closes a keep-alive connection left idle", func(t *testing.T) {
+		leakcheck.Check(t)
+		defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
+		idleTimeout = 50 * time.Millisecond
+		srv := runtest.Start(t, run)
+		assert.NoError(t, srv.IdleConn(t, "/", time.Second), "want it closed once idleTimeout (50ms here) has passed: set http.Server.IdleTimeout")
+	})
+
+	t.Run("cuts short a request that outlives the grace, and says so", func(t *testing.T) {
+		leakcheck.Check(t)
+		err := runtest.OutliveGrace(t, serve)
+		assert.ErrorIs(t, err, context.DeadlineExceeded, "serve's result after a request outlived the grace; want an error that says so: the shutdown was not clean, main exits 1")
+	})
+}
+
+// The menu calls the stock service it was given, and only it: a redirect is
+// a non-200 answer. And it reads no more of the stock service's headers than
+// they need.
+func TestStockClient(t *testing.T) {
+	leakcheck.Check(t)
+	elsewhere := fakestock.New()
+	elsewhereURL, _ := fakestock.Loopback(t, elsewhere)
+	for name, stock := range map[string]http.Handler{
+		"a redirect": http.RedirectHandler(elsewhereURL, http.StatusMovedPermanently),
+		"1 MB of headers": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Padding", strings.Repeat("x", 1<<20))
+			fakestock.New().ServeHTTP(w, r)
+		}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			stockURL, _ := fakestock.Loopback(t, stock)
+			client := newStockClient(false)
+			defer client.CloseIdleConnections()
+			rec := httptest.NewRecorder()
+			newMenuService(client, stockURL, time.Second).handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/menu", nil))
+			assert.Equal(t, http.StatusBadGateway, rec.Code, "GET /menu, the stock service sending %s: got %d, want 502", name, rec.Code)
+		})
+	}
+	assert.Zero(t, elsewhere.Started(), "requests that reached the server the stock service redirected to; want none: the menu follows no redirect")
 }
