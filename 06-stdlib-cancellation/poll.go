@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -16,8 +17,11 @@ import (
 // context.Cause(ctx): the reason the caller gave, or context.Canceled or
 // context.DeadlineExceeded. If ctx has already ended, Poll returns its
 // cause at once without polling. Poll never returns nil: it polls until it
-// is told to stop.
+// is told to stop, or returns an error at once for an interval of 0 or less.
 func Poll(ctx context.Context, interval time.Duration, poll func(ctx context.Context)) error {
+	if interval <= 0 {
+		return fmt.Errorf("poll every %v: want an interval of more than 0", interval) // time.NewTicker would panic
+	}
 	// TODO(task 1): poll at once, then on every tick of a time.Ticker, and
 	// wait for the next tick in a select that also listens on ctx.Done(), so
 	// that an ending context interrupts the wait. Return context.Cause(ctx).

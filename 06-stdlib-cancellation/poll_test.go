@@ -128,6 +128,13 @@ func TestPoll(t *testing.T) {
 			}
 		})
 	})
+
+	t.Run("refuses an interval of 0", func(t *testing.T) {
+		polled := false
+		err := Poll(t.Context(), 0, func(context.Context) { polled = true })
+		assert.Error(t, err, "Poll(ctx, 0, poll); want an error, not a panic in time.NewTicker (task 1: keep the interval check at the top of Poll)")
+		assert.False(t, polled, "Poll(ctx, 0, poll) polled; want no poll (task 1: keep the interval check at the top of Poll)")
+	})
 }
 
 // pollRun is a call to Poll running in a goroutine of its own, inside a

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"fmt"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -29,8 +30,15 @@ func NewPool(size int64, render func(ctx context.Context, job Job) error) *Pool 
 // Render waits until job.Weight renderers are free, for as long as ctx
 // lasts, then renders job with them and gives them back. If ctx ends while
 // it waits, Render gives up at once, renders nothing, and returns the reason
-// ctx ended (context.Cause). Otherwise it returns render's error.
+// ctx ended (context.Cause). Otherwise it returns render's error. A weight
+// below 1 is an error; a job that weighs more than the pool has renderers
+// waits until ctx ends.
 func (p *Pool) Render(ctx context.Context, job Job) error {
+	// Acquire panics on a negative weight, and a weight of 0 would render
+	// on no renderer at all, beyond the pool's size.
+	if job.Weight < 1 {
+		return fmt.Errorf("render %s: a weight of %d; want 1 or more", job.Name, job.Weight)
+	}
 	// TODO(task 8): take job.Weight renderers (p.renderers.Acquire), waiting
 	// no longer than the caller does; if the caller leaves first, return the
 	// reason it gave (context.Cause). Then render the job with p.render, and

@@ -25,8 +25,10 @@ func NewSharedStock(client *http.Client, url string, timeout time.Duration) *Sha
 // Levels returns the stock service's levels. If a request is already under
 // way, Levels waits for its answer rather than asking again.
 //
-// A caller whose ctx ends stops waiting at once and gets the reason
-// (context.Cause); the request goes on for the others. The request itself
+// A caller whose ctx has already ended gets the reason (context.Cause) and
+// starts nothing. A caller whose ctx ends while it waits stops waiting at
+// once and gets the reason; the request goes on for the others, and callers
+// who come while it runs still join it. The request itself
 // ends after the SharedStock's timeout, even if nobody is left waiting, and
 // then every caller still waiting gets its error.
 //
@@ -39,6 +41,7 @@ func (s *SharedStock) Levels(ctx context.Context) (Levels, error) {
 	// give it a context that no caller's leaving can cancel but that keeps
 	// their values (context.WithoutCancel), bounded by s.timeout. Every
 	// caller gets the one result of the shared call: hand each a copy of
-	// its own (maps.Clone), or one caller's change reaches them all.
+	// its own (maps.Clone), or one caller's change reaches them all. A
+	// caller whose ctx has already ended starts nothing: look first.
 	return askStock(ctx, s.client, s.url)
 }

@@ -44,15 +44,24 @@ func askStock(ctx context.Context, client *http.Client, url string) (Levels, err
 }
 
 // TotalStock asks the stock service of every warehouse in urls for its
-// levels, at most limit (1 or more) at a time, and adds them up.
+// levels, at most limit at a time, and adds them up. A limit below 1 is an
+// error.
 //
 // The first warehouse that fails ends the count: the requests still running
 // to the other warehouses are cancelled, and TotalStock returns that first
-// failure. When ctx ends, every request ends with it.
+// failure. When ctx ends, every request ends with it, and TotalStock returns
+// an error that wraps context.Cause(ctx).
 func TotalStock(ctx context.Context, client *http.Client, urls []string, limit int) (Levels, error) {
+	// At a limit of 0 Group.Go would wait for a free slot for ever (and a
+	// negative one means no limit at all).
+	if limit < 1 {
+		return nil, fmt.Errorf("total stock: a limit of %d; want 1 or more", limit)
+	}
 	// TODO(task 7): ask every warehouse (askStock) at the same time, at most
 	// limit at once, in the goroutines of an errgroup.Group, so that the
 	// first failure cancels the requests still running (errgroup.WithContext,
-	// Group.SetLimit, Group.Go, Group.Wait). Then add up their levels.
+	// Group.SetLimit, Group.Go, Group.Wait). A function that finds the
+	// group's context ended returns context.Cause of it. Then add up their
+	// levels.
 	return nil, errNotImplemented
 }

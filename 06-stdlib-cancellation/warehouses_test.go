@@ -138,19 +138,31 @@ func TestWarehouses(t *testing.T) {
 	t.Run("a caller who has already left asks no one and gets its error", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWarehouses(t, map[string]fakestock.Reply{"north": {}, "south": {}})
-			ctx, leave := context.WithCancel(t.Context())
-			leave()
+			errLeft := errors.New("the manager closed the dashboard")
+			ctx, leave := context.WithCancelCause(t.Context())
+			leave(errLeft)
 			total := goCall(func() (Levels, error) { return TotalStock(ctx, w.client, w.urls, 2) })
 			total.await(time.Minute)
 			require.True(t, total.returned(), "TotalStock for a caller who had already left %v; want it to return at once (task 7)", total)
-			fix := "task 7: derive the group's context from ctx, and return g.Wait's error"
+			fix := "task 7: derive the group's context from ctx; a function that finds it ended returns context.Cause(gctx), not gctx.Err()"
 			if total.err == nil && len(total.got) == 0 {
 				fix = "not an empty total, as if every warehouse were empty — task 7: if you stop before Go on a context that has ended, still return why"
 			}
-			assert.ErrorIs(t, total.err, context.Canceled, "TotalStock for a caller who had already left returned (%v, %v); want its context's error (%s)", total.got, total.err, fix)
+			assert.ErrorIs(t, total.err, errLeft, "TotalStock for a caller who had already left with the cause %q returned (%v, %v); want that cause (%s)", errLeft, total.got, total.err, fix)
 			for _, name := range []string{"north", "south"} {
 				assert.Zero(t, w.fakes[name].Started(), "%s's stock service got %s from a caller who had already left; want none (task 7)", name, requests(w.fakes[name]))
 			}
+		})
+	})
+
+	t.Run("refuses a limit below 1", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			w := newWarehouses(t, map[string]fakestock.Reply{"north": {}})
+			total := goCall(func() (Levels, error) { return TotalStock(t.Context(), w.client, w.urls, 0) })
+			total.await(time.Minute)
+			require.True(t, total.returned(), "TotalStock(limit 0) %v; want an error at once: Group.Go at a limit of 0 waits for ever (task 7: keep the limit check at the top of TotalStock)", total)
+			assert.Error(t, total.err, "TotalStock(limit 0) (task 7: keep the limit check at the top of TotalStock)")
+			assert.Zero(t, w.fakes["north"].Started(), "north's stock service got %s for a limit of 0; want none (task 7)", requests(w.fakes["north"]))
 		})
 	})
 }

@@ -30,8 +30,15 @@ func NewPool(size int64, render func(ctx context.Context, job Job) error) *Pool 
 // Render waits until job.Weight renderers are free, for as long as ctx
 // lasts, then renders job with them and gives them back. If ctx ends while
 // it waits, Render gives up at once, renders nothing, and returns the reason
-// ctx ended (context.Cause). Otherwise it returns render's error.
+// ctx ended (context.Cause). Otherwise it returns render's error. A weight
+// below 1 is an error; a job that weighs more than the pool has renderers
+// waits until ctx ends.
 func (p *Pool) Render(ctx context.Context, job Job) error {
+	// Acquire panics on a negative weight, and a weight of 0 would render
+	// on no renderer at all, beyond the pool's size.
+	if job.Weight < 1 {
+		return fmt.Errorf("render %s: a weight of %d; want 1 or more", job.Name, job.Weight)
+	}
 	// Acquire waits in line, and leaves the line the moment ctx ends. With
 	// context.Background() here, a caller who has left would keep its
 	// place, and its report would be rendered for nobody once its turn came.

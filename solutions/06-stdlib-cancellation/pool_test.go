@@ -143,6 +143,13 @@ func TestPool(t *testing.T) {
 			assertPoolFree(t, pool, 3)
 		})
 	})
+
+	t.Run("refuses a weight below 1", func(t *testing.T) {
+		r := newRenderer()
+		err := NewPool(2, r.render).Render(t.Context(), Job{Name: "daily", Weight: -1})
+		assert.Error(t, err, "Render(a job of weight -1); want an error, not the panic of Acquire(ctx, -1) (task 8: keep the weight check at the top of Render)")
+		assert.Empty(t, r.startedJobs(), "the jobs rendered for a job of weight -1; want none (task 8: keep the weight check at the top of Render)")
+	})
 }
 
 // poolBubble runs f in a synctest bubble, as synctest.Test does. A Render

@@ -62,6 +62,13 @@ func TestReport(t *testing.T) {
 		assert.Empty(t, string(out), "Run's output with a context that had already ended; want none: the generator should not have run (task 5: exec.CommandContext)")
 	})
 
+	t.Run("refuses a grace of 0", func(t *testing.T) {
+		g := Generator{Path: exe, Args: []string{"-day", "2026-11-30"}, Env: helperEnviron(nil, "report-done")}
+		out, err := g.Run(context.Background())
+		assert.Error(t, err, "Run with a Grace of 0; want an error: with no WaitDelay, nothing would bound the wait (task 5: keep the Grace check at the top of Run)")
+		assert.Empty(t, string(out), "Run's output with a Grace of 0; want none: the generator should not have run (task 5: keep the Grace check at the top of Run)")
+	})
+
 	t.Run("asks the generator to stop when the context ends, and keeps what it wrote as it cleaned up", func(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("Windows has no SIGTERM to send another process: Run kills the generator at once, so there is no clean-up to see")
@@ -128,36 +135,83 @@ func TestReport(t *testing.T) {
 		// fails the test if it does not exit.
 	})
 
-	t.Run("returns the report of a generator that exited, without waiting for a grandchild that holds the output open", func(t *testing.T) {
-		l := newLink(t)
-		const grace = 50 * time.Millisecond
-		g := Generator{Path: exe, Env: helperEnviron(l, "report-orphaning", orphanExitsEnv+"=1"), Grace: grace}
-		run := startReport(t.Context(), g) // a context that never ends during the run
-		if !run.awaitReady(t, l, "report-orphaning") {
-			return
+	// The generator exits 0 and leaves the report's last line to a
+	// background job (a grandchild), which writes it when the test hangs up.
+	for _, tc := range []struct {
+		name    string
+		grace   time.Duration
+		cancel  bool // cancel once Run has waited for the generator, then hang up: the output ends
+		wantErr error
+		wantOut string
+		fix     string
+	}{
+		{"exit 0 with a grandchild still writing", 50 * time.Millisecond, false, exec.ErrWaitDelay, "flavour,sold\n",
+			"task 5: after a clean exit, exec.ErrWaitDelay says the output may be cut short — return what was read, and an error that wraps it"},
+		{"exit 0 as the context ends", patience, true, nil, "flavour,sold\nPistachio,12\n",
+			"task 5: blame the context only for an error from Output — a clean exit whose output was all read is a success"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.cancel && runtime.GOOS == "windows" {
+				t.Skip("os.Process.Signal cannot probe a process on Windows: the test cannot tell when Run has waited for the generator")
+			}
+			l := newLink(t)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			g := Generator{Path: exe, Env: helperEnviron(l, "report-orphaning", orphanExitsEnv+"=1"), Grace: tc.grace}
+			run := startReport(ctx, g)
+			if !run.awaitReady(t, l, "report-orphaning") {
+				return
+			}
+			hello, _ := l.await("report-orphaning: hello", nil) // said before "ready"
+			// The generator has exited, or is about to: Run may well return
+			// before the grandchild says it is ready.
+			if _, ok := l.await("report-grandchild: ready", nil); !ok {
+				t.Errorf("the generator report-grandchild did not say it was ready within %v. The helpers said: %s", patience, l.transcript())
+				l.hangUp()
+				run.wait(t)
+				return
+			}
+			if tc.cancel {
+				var pid int
+				fmt.Sscanf(hello.text, "report-orphaning: hello report-orphaning %d", &pid)
+				if !waitedFor(pid) {
+					t.Errorf("the generator (pid %d) had exited, but Run had not waited for it %v later. The helpers said: %s", pid, patience, l.transcript())
+				}
+				cancel(errClosing)
+				l.hangUp()
+			}
+			select {
+			case <-run.done:
+			case <-time.After(tc.grace + graceSlack):
+				t.Errorf("Run of a generator that exited 0 had not returned %v after its grandchild was ready, the grandchild still holding the output open; "+
+					"want it back once the grace of %v is over (task 5: Cmd.WaitDelay = g.Grace also bounds the wait for the output after the program has exited, without any cancel). The helpers said: %s",
+					tc.grace+graceSlack, tc.grace, l.transcript())
+				l.hangUp()
+				run.wait(t)
+				return
+			}
+			if tc.wantErr == nil {
+				assert.NoError(t, run.err, "Run of a generator that exited 0, its output all read, its context ended after it exited (%s)", tc.fix)
+			} else {
+				assert.ErrorIs(t, run.err, tc.wantErr, "Run of a generator that exited 0, a grandchild still holding the output open once the grace was over (%s)", tc.fix)
+			}
+			assert.Equal(t, tc.wantOut, string(run.out), "Run's output from a generator that wrote one line and exited 0, its grandchild to write the last (%s)", tc.fix)
+		})
+	}
+}
+
+// waitedFor reports whether the process pid, which has exited, is waited for
+// (by Run) within patience: until then it is a zombie, which a signal 0
+// still finds.
+func waitedFor(pid int) bool {
+	for end := time.Now().Add(patience); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		p, err := os.FindProcess(pid)
+		if err != nil || errors.Is(p.Signal(syscall.Signal(0)), os.ErrProcessDone) {
+			return true
 		}
-		// The generator has exited, or is about to: Run may well return
-		// before the grandchild says it is ready.
-		if _, ok := l.await("report-grandchild: ready", nil); !ok {
-			t.Errorf("the generator report-grandchild did not say it was ready within %v. The helpers said: %s", patience, l.transcript())
-			l.hangUp()
-			run.wait(t)
-			return
-		}
-		select {
-		case <-run.done:
-		case <-time.After(grace + graceSlack):
-			t.Errorf("Run of a generator that exited 0 had not returned %v after its grandchild was ready, the grandchild still holding the output open; "+
-				"want it back once the grace of %v is over (task 5: Cmd.WaitDelay = g.Grace also bounds the wait for the output after the program has exited, without any cancel). The helpers said: %s",
-				grace+graceSlack, grace, l.transcript())
-			l.hangUp()
-			run.wait(t)
-			return
-		}
-		assert.NoError(t, run.err, "Run of a generator that wrote its report and exited 0, a grandchild still holding the output open; want nil: the report is complete "+
-			"(task 5: exec.ErrWaitDelay after a clean exit only says something it started kept the output — not that the report failed)")
-		assert.Equal(t, "flavour,sold\nPistachio,12\n", string(run.out), "Run's output from a generator that wrote its report and exited 0 (task 5: Cmd.Output)")
-	})
+		p.Release()
+	}
+	return false
 }
 
 // graceSlack is how much longer than its grace Run may take to return once
@@ -314,8 +368,9 @@ func helperReportStubborn() int {
 	}
 }
 
-// orphanExitsEnv, set in its environment, makes helperReportOrphaning write
-// its report and exit 0 at once instead of waiting for SIGTERM.
+// orphanExitsEnv, set in its environment, makes helperReportOrphaning exit 0
+// at once, instead of waiting for SIGTERM, and leave the report's last line
+// to its grandchild.
 const orphanExitsEnv = "PLATFORM_TEST_ORPHAN_EXITS"
 
 // helperReportOrphaning starts a grandchild that inherits its standard
@@ -339,7 +394,6 @@ func helperReportOrphaning() int {
 	}
 	fmt.Println("flavour,sold")
 	if os.Getenv(orphanExitsEnv) != "" {
-		fmt.Println("Pistachio,12")
 		link.say("ready: started a grandchild, pid %d; exiting 0", grandchild.Process.Pid)
 		return 0
 	}
@@ -354,10 +408,11 @@ func helperReportOrphaning() int {
 }
 
 // helperReportGrandchild holds the output pipe it inherited until the test
-// hangs up.
+// hangs up, then writes the report's last line: lost if Run stopped reading.
 func helperReportGrandchild() int {
 	link := dialLink()
 	link.say("ready")
 	<-link.hungUp
+	fmt.Println("Pistachio,12")
 	return 0
 }

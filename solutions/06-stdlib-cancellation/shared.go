@@ -30,13 +30,20 @@ func NewSharedStock(client *http.Client, url string, timeout time.Duration) *Sha
 // Levels returns the stock service's levels. If a request is already under
 // way, Levels waits for its answer rather than asking again.
 //
-// A caller whose ctx ends stops waiting at once and gets the reason
-// (context.Cause); the request goes on for the others. The request itself
+// A caller whose ctx has already ended gets the reason (context.Cause) and
+// starts nothing. A caller whose ctx ends while it waits stops waiting at
+// once and gets the reason; the request goes on for the others, and callers
+// who come while it runs still join it. The request itself
 // ends after the SharedStock's timeout, even if nobody is left waiting, and
 // then every caller still waiting gets its error.
 //
 // Each caller gets Levels of its own: changing them changes nobody else's.
 func (s *SharedStock) Levels(ctx context.Context) (Levels, error) {
+	// Look first: DoChan would start the shared call for a caller who has
+	// already left, and with no other caller, it would run for nobody.
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("waiting for the stock levels: %w", context.Cause(ctx))
+	}
 	// DoChan, not Do: Do makes every caller wait until the shared call
 	// returns, however impatient, because it has no context to look at.
 	// DoChan hands back a channel we can select on beside ctx.Done().

@@ -83,22 +83,40 @@ func TestShared(t *testing.T) {
 			}
 			assert.Empty(t, up.fake.Calls(), "the stock service, when the caller who started the request left at 1s: %v; "+
 				"want the request still running for the others (%s)", up.fake.Calls(), fix)
+			late := goCall(func() (Levels, error) { return up.shared.Levels(t.Context()) })
 
 			time.Sleep(2 * time.Second)
 			synctest.Wait()
+			if assert.True(t, late.returned(), "Levels for a caller who came at 1s, after the impatient one left, %v; want it to join the request under way and get its answer at 3s "+
+				"(task 9: a caller who leaves only stops waiting — no Forget, and no new request)", late) {
+				assert.NoError(t, late.err, "Levels for a caller who came at 1s (task 9)")
+			}
 			for i, c := range patient {
 				if assert.True(t, c.returned(), "Levels for patient caller %d %v; want the answer at 3s (task 9)", i+1, c) {
 					assert.NoError(t, c.err, "Levels for patient caller %d (task 9)", i+1)
 					assert.Equal(t, wantLevels(), c.got, "Levels for patient caller %d (task 9)", i+1)
 				}
 			}
-			if calls := up.fake.Calls(); assert.Len(t, calls, 1, "the stock service's requests by 3s: want one, shared by the three callers (task 9)") {
+			if calls := up.fake.Calls(); assert.Len(t, calls, 1, "the stock service's requests by 3s: want one, shared by the four callers (task 9)") {
 				assert.Equal(t, fakestock.Completed, calls[0].Outcome, "the shared request: %v; want it completed at 3s (task 9)", calls[0])
 			}
 			impatient.await(time.Hour)
-			for _, c := range patient {
+			for _, c := range append(patient, late) {
 				c.await(time.Hour)
 			}
+		})
+	})
+
+	t.Run("a caller who has already left sends no request", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			up := newUpstream(t, fakestock.Reply{})
+			errLeft := errors.New("the customer closed the app")
+			ctx, leave := context.WithCancelCause(t.Context())
+			leave(errLeft)
+			_, err := up.shared.Levels(ctx)
+			assert.ErrorIs(t, err, errLeft, "Levels for a caller who had already left with the cause %q (task 9: return context.Cause(ctx))", errLeft)
+			synctest.Wait()
+			assert.Empty(t, up.seen(), "requests sent for a caller who had already left; want none: the shared call would run for nobody (task 9: look at ctx.Err() before DoChan)")
 		})
 	})
 

@@ -45,7 +45,9 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	// signal, even SIGURG, which the Go runtime sends itself to preempt
 	// goroutines — and the service would stop for no reason. SIGINT is
 	// Ctrl-C in a terminal; SIGTERM is what kill, systemd, Docker and
-	// Kubernetes send. (Windows delivers no SIGTERM; listing it is harmless.)
+	// Kubernetes send. On Windows, os/signal delivers Ctrl-C and Ctrl-Break
+	// as os.Interrupt, and the console's close, logoff and shutdown events as
+	// syscall.SIGTERM: the same two signals cover both.
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -61,7 +63,14 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second, // a client that never finishes its headers is dropped
-		BaseContext:       func(net.Listener) context.Context { return base },
+		// A keep-alive connection waiting for its next request is closed after
+		// idleTimeout. ReadHeaderTimeout does not cover that wait: net/http
+		// starts it once 4 bytes of the next request are in. Without
+		// IdleTimeout (or ReadTimeout), an idle connection, or one that sent
+		// 3 bytes and stopped, holds a goroutine and a file descriptor for as
+		// long as its client keeps it open.
+		IdleTimeout: idleTimeout,
+		BaseContext: func(net.Listener) context.Context { return base },
 	}
 
 	served := make(chan error, 1) // buffered: Serve's goroutine never waits for us
@@ -97,3 +106,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	<-served // http.ErrServerClosed, now that the listener is closed
 	return err
 }
+
+// idleTimeout is how long Serve keeps a connection open that waits for its
+// next request. A variable, so that the tests can shorten it.
+var idleTimeout = time.Minute

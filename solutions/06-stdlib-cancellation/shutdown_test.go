@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -316,6 +317,48 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 				"want it cancelled then, so that its handler stops (task 6: when Shutdown returns with the grace over, cancel what is left: Server.Close, or cancel the base context)", grace, patience))
 		}
 	})
+}
+
+func TestShutdownIdleConnections(t *testing.T) {
+	leakcheck.Check(t)
+	defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
+	idleTimeout = 50 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening on loopback: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		err := Serve(ctx, ln, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), time.Second)
+		ln.Close() // if Serve returned early, the test's connections fail at once
+		served <- err
+	}()
+	defer func() {
+		cancel()
+		select {
+		case <-served:
+		case <-time.After(patience):
+			t.Errorf("Serve was still running %v after its context was cancelled", patience)
+		}
+	}()
+	for _, next := range []string{"", "GET"} { // nothing more, or 3 bytes of a next request
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatalf("connecting to Serve: %v (task 6: serve h on ln with an http.Server)", err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(idleTimeout + time.Second))
+		fmt.Fprint(conn, "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n"+next)
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, nil)
+		if err == nil {
+			resp.Body.Close()
+			_, err = br.ReadByte()
+		}
+		assert.ErrorIs(t, err, io.EOF, "a connection that sent a request, then %q of the next, then waited: read %v; want Serve to close it after idleTimeout "+
+			"(task 6: set http.Server.IdleTimeout — ReadHeaderTimeout starts only once 4 bytes of the next request are in)", next, err)
+	}
 }
 
 // shopKey is the key of a value that Serve's ctx carries in the tests.

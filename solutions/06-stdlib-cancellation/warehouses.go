@@ -46,12 +46,19 @@ func askStock(ctx context.Context, client *http.Client, url string) (Levels, err
 }
 
 // TotalStock asks the stock service of every warehouse in urls for its
-// levels, at most limit (1 or more) at a time, and adds them up.
+// levels, at most limit at a time, and adds them up. A limit below 1 is an
+// error.
 //
 // The first warehouse that fails ends the count: the requests still running
 // to the other warehouses are cancelled, and TotalStock returns that first
-// failure. When ctx ends, every request ends with it.
+// failure. When ctx ends, every request ends with it, and TotalStock returns
+// an error that wraps context.Cause(ctx).
 func TotalStock(ctx context.Context, client *http.Client, urls []string, limit int) (Levels, error) {
+	// At a limit of 0 Group.Go would wait for a free slot for ever (and a
+	// negative one means no limit at all).
+	if limit < 1 {
+		return nil, fmt.Errorf("total stock: a limit of %d; want 1 or more", limit)
+	}
 	// The group's context ends the moment one of its functions fails (or
 	// when Wait returns). Every request must be made with it, not with ctx:
 	// a request made with ctx would run on, for nobody, after a sibling
@@ -73,8 +80,11 @@ func TotalStock(ctx context.Context, client *http.Client, urls []string, limit i
 			// So look before doing anything. http.Client.Do would also
 			// return at once on a context that has ended; work that costs
 			// something before its first context-aware call would not.
-			if err := gctx.Err(); err != nil {
-				return err
+			// Return the cause, not gctx.Err(): "context canceled" says
+			// nothing of why, and the group's context carries the caller's
+			// reason (or the first failure, which Wait returns anyway).
+			if gctx.Err() != nil {
+				return context.Cause(gctx)
 			}
 			levels, err := askStock(gctx, client, url)
 			found[i] = levels
