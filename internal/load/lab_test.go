@@ -144,6 +144,12 @@ func builtSolutions(t *testing.T) map[string]string {
 }
 
 func TestMain(m *testing.M) {
+	switch os.Getenv(childEnv) { // the test binary as a child of TestLabStopsOnSignal
+	case "lab":
+		os.Exit(labChild())
+	case "service":
+		os.Exit(serviceChild())
+	}
 	code := m.Run()
 	if solutions.dir != "" {
 		os.RemoveAll(solutions.dir)

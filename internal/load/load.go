@@ -26,7 +26,8 @@ import (
 )
 
 // Main runs the lab with the command-line arguments that follow "load" and
-// returns the process's exit code: 0 done, 1 a failure, 2 a usage error.
+// returns the process's exit code: 0 done, 1 a failure, 2 a usage error,
+// 128+N stopped by signal N (Ctrl-C, SIGTERM or SIGHUP: stopSignals).
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s, jsonOut, htmlFile, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -36,10 +37,17 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "workshop load:", err)
 		return 2
 	}
+	ctx, stop := onStopSignal(ctx)
+	defer stop()
 	report, err := lab(ctx, s, stderr)
 	if err != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "\nworkshop load: interrupted; everything it started is stopped")
+			var sig signalled
+			if errors.As(context.Cause(ctx), &sig) {
+				fmt.Fprintf(stderr, "\nworkshop load: %v; everything it started is stopped and its files removed\n", sig)
+				return sig.exitCode()
+			}
+			fmt.Fprintln(stderr, "\nworkshop load: interrupted; everything it started is stopped and its files removed")
 			return 1
 		}
 		fmt.Fprintln(stderr, "\nworkshop load:", err)
@@ -155,12 +163,15 @@ func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
 	}
 	defer os.RemoveAll(tmp)
 	p := newProgress(progressOut)
-	bins, err := buildServices(ctx, s, tmp, p)
+	bins, err := buildAll(ctx, s, tmp, p)
 	if err != nil {
 		return nil, err
 	}
 	return measureAll(ctx, s, bins, p, began)
 }
+
+// buildAll is buildServices; a test of the lab's signals swaps in a fake.
+var buildAll = buildServices
 
 // buildServices builds the stock service and the menus s needs into dir,
 // and returns the binaries by step folder.

@@ -31,6 +31,11 @@ type proxy struct {
 	inFlight int
 }
 
+// proxyIdleTimeout is how long the proxy keeps a keep-alive connection that
+// waits for its next request, as the stock service does; a variable, for a
+// test. During a run the menu's connections are never idle that long.
+var proxyIdleTimeout = 30 * time.Second
+
 // startProxy serves a proxy to the stock service at stockURL on a free
 // loopback port. With h2c it speaks HTTP/2 without TLS on both sides, as
 // menu v3 and the stock service do with -h2c.
@@ -59,8 +64,14 @@ func startProxy(stockURL string, h2c bool, origin time.Time) (*proxy, error) {
 		},
 	}
 	p.srv = &http.Server{
-		Handler:           p.handler(rp),
+		Handler: p.handler(rp),
+		// ReadHeaderTimeout bounds a request's headers; between two requests
+		// of a keep-alive connection, until the next one's first bytes, only
+		// IdleTimeout counts (net/http). Without it a menu's idle connection,
+		// or any client that sends one request and then nothing, holds its
+		// descriptor and goroutine for as long as the proxy runs.
 		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       proxyIdleTimeout,
 		ErrorLog:          log.New(io.Discard, "", 0),
 		ConnState: func(_ net.Conn, s http.ConnState) {
 			if s == http.StateNew {

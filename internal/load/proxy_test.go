@@ -1,8 +1,10 @@
 package load
 
 import (
+	"bufio"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -89,5 +91,27 @@ func TestProxy(t *testing.T) {
 			assert.Less(t, c.End-c.Left, time.Second, "a cancelled call ends at once after its caller left")
 		}
 		assert.Equal(t, 2, conns, "connections the proxy accepted: the answered call's, reused by the first cancelled call, then a new one, since a cancel over HTTP/1.1 closes its connection")
+	})
+	t.Run("closes a keep-alive connection that sends nothing more", func(t *testing.T) {
+		leakcheck.Check(t)
+		defer func(d time.Duration) { proxyIdleTimeout = d }(proxyIdleTimeout)
+		proxyIdleTimeout = 100 * time.Millisecond
+		stockURL, _ := upstream(t)
+		px, err := startProxy(stockURL, false, time.Now())
+		require.NoError(t, err, "startProxy")
+		t.Cleanup(px.close)
+		conn, err := net.Dial("tcp", px.ln.Addr().String())
+		require.NoError(t, err, "dialling the proxy")
+		defer conn.Close()
+		require.NoError(t, conn.SetDeadline(time.Now().Add(5*time.Second)), "SetDeadline")
+		_, err = io.WriteString(conn, "GET /stock HTTP/1.1\r\nHost: stock\r\n\r\n")
+		require.NoError(t, err, "sending GET /stock")
+		r := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(r, nil)
+		require.NoError(t, err, "reading the answer to GET /stock")
+		io.Copy(io.Discard, resp.Body) //nolint:errcheck
+		resp.Body.Close()
+		_, err = r.ReadByte()
+		assert.ErrorIs(t, err, io.EOF, "reading a connection idle after its request, with the proxy's IdleTimeout at 100ms: want it closed (EOF) within 5s; set the server's IdleTimeout")
 	})
 }

@@ -29,11 +29,10 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/load"
 )
 
+// main leaves signals to each command: load stops on SIGTERM and SIGHUP
+// too (load.Main), the others on Ctrl-C (appCommand).
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // A command runs one subcommand and returns the process's exit code.
@@ -122,6 +121,8 @@ func appCommand(f func(*app, context.Context, []string) int) command {
 			fmt.Fprintf(stderr, "workshop: %v\n", err)
 			return exitUsage
 		}
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+		defer stop()
 		return f(a, ctx, args)
 	}
 }
