@@ -10,12 +10,13 @@
 //	go tool workshop verify [-short]  # the instructor's integrity check, then every solution's tests
 //	go tool workshop load          # the load-test lab
 //
-// A step is named by its number (05, 5) or its folder (05-menu-v3); without
-// one, the step folder you are in, else the step you are working in: of the
-// steps not done, the one whose files you changed last (hints/ aside), else
-// the first not done. A step is done when every task's tests pass and go vet
-// is clean. Exit codes: 0 green (a reset you decline included), 1 red, 2 a
-// usage error (reset with no answer on stdin among them: -y for scripts).
+// A step is named by its number (05, 5), its folder (05-menu-v3) or a path
+// to that folder (., ../05-menu-v3); without one, the step folder you are
+// in, else the step you are working in: of the steps not done, the one
+// whose files you changed last (hints/ aside), else the first not done. A
+// step is done when every task's tests pass and go vet is clean. Exit codes:
+// 0 green (a reset you decline included), 1 red, 2 a usage error (reset with
+// no answer on stdin among them: -y for scripts); load's are in load.Main.
 package main
 
 import (
@@ -89,9 +90,9 @@ const usage = `go tool workshop: the workshop's runner
   go tool workshop verify [-short]      for instructors: the integrity check, then every solution
   go tool workshop load                 the load-test lab
 
-STEP is a number (05, 5) or a folder (05-menu-v3); without one, the step folder you are in,
-else the step you are working in: of the steps not done, the one whose files you changed last
-(hints/ aside), else the first not done. A step is done when its tests pass and go vet is clean.
+STEP is a number (05, 5), a folder (05-menu-v3) or a path to one (../05-menu-v3); without one,
+the step folder you are in, else the step you are working in: of the steps not done, the one
+whose files you changed last (hints/ aside), else the first not done. A step is done when its tests pass and go vet is clean.
 Exit codes: 0 green (or a reset you declined), 1 red, 2 a usage error (or reset with no answer: -y).
 `
 
