@@ -54,7 +54,7 @@ func TestRun(t *testing.T) {
 		assert.NoError(t, srv.IdleConn(t, "/", time.Second), "want it closed once idleTimeout (50ms here) has passed: set http.Server.IdleTimeout")
 	})
 
-	t.Run("cuts short a request that outlives the grace, and says so", func(t *testing.T) {
+	t.Run("cuts a request that outlives the grace", func(t *testing.T) {
 		leakcheck.Check(t)
 		err := runtest.OutliveGrace(t, serve)
 		assert.ErrorIs(t, err, context.DeadlineExceeded, "serve's result after a request outlived the grace; want an error that says so: the shutdown was not clean, main exits 1")

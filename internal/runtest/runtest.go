@@ -191,7 +191,7 @@ func OutliveGrace(t testing.TB, serve ServeFunc) error {
 	case <-inFlight:
 	case <-timeout:
 		srv.Close()
-		t.Fatalf("waited %v for a request to reach the server serve serves", patience)
+		t.Fatalf("waited %v for a request to reach the handler; want serve to serve srv on ln", patience)
 	}
 	cancel()
 	select {
@@ -206,7 +206,11 @@ func OutliveGrace(t testing.TB, serve ServeFunc) error {
 		srv.Close()
 		t.Fatalf("a request that outlived the grace of 50ms was still running %v later; want its context cancelled: Close after Shutdown", patience)
 	}
-	<-asked
+	select {
+	case <-asked:
+	case <-timeout:
+		t.Fatalf("the client of the request cut short still waited %v later; want its connection closed", patience)
+	}
 	return err
 }
 
