@@ -175,10 +175,10 @@ func TestStepsOfThisCloneOnly(t *testing.T) {
 	if err := os.Symlink(filepath.Join(other, "02-unsolved"), filepath.Join(learner, "02-unsolved")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	for _, cmd := range []func(context.Context, []string) int{a.reset, a.check, a.hint} {
+	for name, cmd := range map[string]func(context.Context, []string) int{"reset": a.reset, "check": a.check, "hint": a.hint} {
 		stderr.Reset()
-		assert.Equal(t, exitUsage, cmd(ctx(t), []string{"02"}), "reset, check or hint of 02, a link to %s (usage error)", other)
-		assert.Contains(t, stderr.String(), "outside", "the error says the step folder is outside this clone")
+		assert.Equal(t, exitUsage, cmd(ctx(t), []string{"02"}), "%s 02, a link to %s: want it refused (usage error)", name, other)
+		assert.Contains(t, stderr.String(), "outside this clone", "%s 02: the error says why", name)
 	}
 	assert.Equal(t, "package double // the other clone's work\n", read(t, other, "02-unsolved/double.go"), "the other clone's work after reset -y 02 in this one")
 }
