@@ -99,9 +99,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 // serve serves srv on ln until ctx is cancelled or the process receives
 // SIGINT (Ctrl-C) or SIGTERM, then shuts down gracefully: it stops accepting
 // connections and lets the requests in flight finish for up to grace. It
-// returns nil if they all did. When the grace runs out, it closes the
-// connections left, which cancels their requests' contexts, and returns an
-// error: a shutdown that cut requests short is not clean, and main exits 1.
+// returns nil if every connection was done by then. When the grace runs
+// out (a request still in flight, or a client that connected and has sent
+// nothing yet), it closes the connections left, which cancels their
+// requests' contexts, and returns an error: a shutdown that cut requests
+// short is not clean, and main exits 1.
 func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -124,7 +126,7 @@ func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Du
 	if err != nil {
 		log.Warn("grace period over: closing the remaining connections")
 		srv.Close() // closing a connection cancels its request's context
-		err = fmt.Errorf("shutdown: %v grace over before every request finished: %w", grace, err)
+		err = fmt.Errorf("shutdown: %v grace over with connections still open: %w", grace, err)
 	}
 	<-served // http.ErrServerClosed, now that the listener is closed
 	if err == nil {

@@ -94,9 +94,9 @@ func newStockClient() *http.Client {
 	// TCP connection.
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = 100
-	// The stock service's headers take a few hundred bytes. Unbounded, the
-	// transport would read up to 10 MB of them (its default) for each call,
-	// and hold them in memory, for every call in flight.
+	// The stock service's headers take a few hundred bytes. Left at zero,
+	// the limit is the transport's default of 10 MiB for each call, held in
+	// memory for every call in flight.
 	transport.MaxResponseHeaderBytes = 64 << 10
 	// No Client.Timeout: menu.go enforces -timeout by racing the call against
 	// a timer, and leaves the call running. That is the lesson of this step,
@@ -113,9 +113,11 @@ func newStockClient() *http.Client {
 // serve serves srv on ln until ctx is cancelled or the process receives
 // SIGINT (Ctrl-C) or SIGTERM, then shuts down gracefully: it stops accepting
 // connections and lets the requests in flight finish for up to grace. It
-// returns nil if they all did. When the grace runs out, it closes the
-// connections left, which cancels their requests' contexts, and returns an
-// error: a shutdown that cut requests short is not clean, and main exits 1.
+// returns nil if every connection was done by then. When the grace runs
+// out (a request still in flight, or a client that connected and has sent
+// nothing yet), it closes the connections left, which cancels their
+// requests' contexts, and returns an error: a shutdown that cut requests
+// short is not clean, and main exits 1.
 func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -138,7 +140,7 @@ func serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Du
 	if err != nil {
 		log.Warn("grace period over: closing the remaining connections")
 		srv.Close() // closing a connection cancels its request's context
-		err = fmt.Errorf("shutdown: %v grace over before every request finished: %w", grace, err)
+		err = fmt.Errorf("shutdown: %v grace over with connections still open: %w", grace, err)
 	}
 	<-served // http.ErrServerClosed, now that the listener is closed
 	if err == nil {

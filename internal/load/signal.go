@@ -13,7 +13,8 @@ import (
 // terminal sends SIGHUP, kill sends SIGTERM; each would otherwise end the
 // process at once and leave the services running and the binaries on disk.
 // On Windows, os/signal delivers SIGTERM for a closed console window, a
-// logoff or a shutdown, and never SIGHUP; listing it there is harmless.
+// logoff or a shutdown (and Windows ends the process soon after, whatever
+// it is doing), and never SIGHUP; listing it there is harmless.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // signalled is the cause of a lab stopped by a signal.
