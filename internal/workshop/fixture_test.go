@@ -23,6 +23,12 @@ import (
 var fixtureFiles = map[string]string{
 	"go.mod":   "module example.com/fixture\n\ngo 1.26\n",
 	"notes.md": "Outside every step: reset must never touch this.\n",
+	"course.yaml": "steps:\n" +
+		"  - dir: 01-solved\n    title: \"01 — Adding\"\n    tasks:\n" +
+		"      - {task: 1, title: 'Add two numbers', files: [], run: 'TestAdd', hints: hints/task-1.md}\n" +
+		"      - {task: 2, title: 'Subtract', files: [], run: 'TestSub/five minus three', hints: hints/task-2.md}\n" +
+		"  - dir: 02-unsolved\n    title: \"02 — Doubling\"\n    tasks:\n" +
+		"      - {task: 1, title: 'Double a number', files: [double.go], run: 'TestDouble', hints: hints/task-1.md}\n",
 
 	"01-solved/README.md": "# 01 — Adding\n\n## Tasks\n\n" +
 		"### Task 1: Add two numbers\n\nMake `Add` add.\n\n```\ngo test -run 'TestAdd' .\n```\n\n" +

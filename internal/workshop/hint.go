@@ -49,10 +49,10 @@ func (a *app) hint(ctx context.Context, args []string) int {
 			return a.allTasksPass(step, st, len(tasks))
 		}
 	}
-	hints, err := step.ReadHints(task.N)
+	hints, err := step.ReadHints(*task)
 	if err != nil || len(hints) == 0 {
 		fmt.Fprintf(a.stderr, "workshop: %s, task %d has no hints (%s): the finished code is in solutions/%s\n",
-			step.Name, task.N, course.HintsFile(task.N), step.Name)
+			step.Name, task.N, task.Hints, step.Name)
 		return exitRed
 	}
 	w := a.stdout

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -38,6 +39,7 @@ func (a *app) verify(ctx context.Context, args []string) int {
 	for _, sr := range rep.Steps {
 		if sr.OK() {
 			fmt.Fprintf(w, "✓ %s: a fair exercise\n", sr.Step.Name)
+			reported(w, sr)
 			continue
 		}
 		fmt.Fprintf(w, "✗ %s:\n", sr.Step.Name)
@@ -46,6 +48,7 @@ func (a *app) verify(ctx context.Context, args []string) int {
 				fmt.Fprintf(w, "    %s: %s\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
 			}
 		}
+		reported(w, sr)
 	}
 	if flags["short"] == "" {
 		if !a.verifySolutions(ctx, g) {
@@ -61,6 +64,15 @@ func (a *app) verify(ctx context.Context, args []string) int {
 		return exitRed
 	}
 	return exitOK
+}
+
+// reported lists what a step's checks report without failing.
+func reported(w io.Writer, sr *course.StepReport) {
+	for _, c := range sr.Checks {
+		for _, p := range c.Reported {
+			fmt.Fprintf(w, "  ! %s: %s (reported, not failed yet)\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
+		}
+	}
 }
 
 // verifySolutions runs every solution's tests with -race, where the race

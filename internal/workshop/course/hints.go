@@ -12,13 +12,20 @@ func HintsFile(task int) string {
 	return filepath.Join("hints", fmt.Sprintf("task-%d.md", task))
 }
 
-// ReadHints reads a task's hints, gentlest first.
-func (s Step) ReadHints(task int) ([]string, error) {
-	src, err := os.ReadFile(filepath.Join(s.Dir, HintsFile(task)))
+// ReadHints reads a task's hints (the manifest's hints file), gentlest first.
+func (s Step) ReadHints(tk Task) ([]string, error) {
+	src, err := os.ReadFile(filepath.Join(s.Dir, tk.hintsFile()))
 	if err != nil {
 		return nil, err
 	}
 	return SplitHints(string(src)), nil
+}
+
+func (tk Task) hintsFile() string {
+	if tk.Hints != "" {
+		return filepath.FromSlash(tk.Hints)
+	}
+	return HintsFile(tk.N)
 }
 
 // SplitHints splits a hints file into its hints: they are separated by a line
@@ -55,9 +62,9 @@ func HintProblems(s Step, tasks []Task) []string {
 	var problems []string
 	have := map[string]bool{}
 	for _, tk := range tasks {
-		name := HintsFile(tk.N)
+		name := tk.hintsFile()
 		have[filepath.Base(name)] = true
-		hints, err := s.ReadHints(tk.N)
+		hints, err := s.ReadHints(tk)
 		switch {
 		case err != nil:
 			problems = append(problems, fmt.Sprintf("task %d has no hints file %s: write one or more hints, gentlest first, separated by a line that holds only ---",
@@ -69,7 +76,7 @@ func HintProblems(s Step, tasks []Task) []string {
 	entries, _ := os.ReadDir(filepath.Join(s.Dir, "hints"))
 	for _, e := range entries {
 		if !have[e.Name()] {
-			problems = append(problems, fmt.Sprintf("hints/%s belongs to no task of README.md: name hints files task-N.md after a \"### Task N\"", e.Name()))
+			problems = append(problems, fmt.Sprintf("hints/%s is no task's hints file in course.yaml", e.Name()))
 		}
 	}
 	return problems

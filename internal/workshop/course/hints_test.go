@@ -32,10 +32,10 @@ func TestHintProblems(t *testing.T) {
 	assert.Equal(t, []string{
 		"hints/task-2.md holds no hint",
 		"task 3 has no hints file hints/task-3.md: write one or more hints, gentlest first, separated by a line that holds only ---",
-		"hints/task-9.md belongs to no task of README.md: name hints files task-N.md after a \"### Task N\"",
+		"hints/task-9.md is no task's hints file in course.yaml",
 	}, HintProblems(step, tasks), "HintProblems of a step with an empty, a missing and a stray hints file")
 
-	hints, err := step.ReadHints(1)
+	hints, err := step.ReadHints(Task{N: 1, Hints: "hints/task-1.md"})
 	require.NoError(t, err, "ReadHints(1)")
 	assert.Equal(t, []string{"A hint.", "Another."}, hints, "ReadHints(1), gentlest first")
 }

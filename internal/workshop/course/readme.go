@@ -19,6 +19,9 @@ type Task struct {
 	Patterns []string // the patterns of the `go test -run '…'` commands in its section
 	Commands []string // those commands, as written
 	Section  string   // the section's text, heading included
+	Run      string   // the manifest's -run pattern (Patterns holds it too)
+	Files    []string // the manifest's files: the starter files holding TODO(task N)
+	Hints    string   // the manifest's hints file, relative to the step's folder
 }
 
 // A Todo is a "TODO(task N)" marker in a starter's source.
@@ -110,24 +113,6 @@ func fenceOf(line string) string {
 	return ""
 }
 
-// TaskProblems checks that tasks are numbered 1..n in order and that each names
-// at least one `go test -run '…'` command.
-func TaskProblems(tasks []Task) []string {
-	var problems []string
-	if len(tasks) == 0 {
-		problems = append(problems, `README.md's "## Tasks" section has no "### Task N: …" heading`)
-	}
-	for i, tk := range tasks {
-		if tk.N != i+1 {
-			problems = append(problems, fmt.Sprintf("README.md:%d: task %d comes where task %d should: number tasks 1, 2, 3… in order, without gaps", tk.Line, tk.N, i+1))
-		}
-		if len(tk.Patterns) == 0 {
-			problems = append(problems, fmt.Sprintf("README.md:%d: task %d names no `go test -run '…'` command (pattern in single quotes) to check it", tk.Line, tk.N))
-		}
-	}
-	return problems
-}
-
 // ScanTODOs finds the TODO(task N) markers in a file's source. A marker whose
 // task is not a number is reported with N = 0.
 func ScanTODOs(file, src string) []Todo {
@@ -142,22 +127,4 @@ func ScanTODOs(file, src string) []Todo {
 		}
 	}
 	return todos
-}
-
-// TODOProblems reports every TODO whose task is not in the README.
-func TODOProblems(todos []Todo, tasks []Task) []string {
-	have := map[int]bool{}
-	for _, tk := range tasks {
-		have[tk.N] = true
-	}
-	var problems []string
-	for _, td := range todos {
-		switch {
-		case td.N == 0:
-			problems = append(problems, fmt.Sprintf("%s:%d: a TODO(task …) marker without a task number: write TODO(task N)", td.File, td.Line))
-		case !have[td.N]:
-			problems = append(problems, fmt.Sprintf("%s:%d: TODO(task %d) has no \"### Task %d\" in README.md's \"## Tasks\"", td.File, td.Line, td.N, td.N))
-		}
-	}
-	return problems
 }

@@ -43,47 +43,12 @@ func TestReadmeTasks(t *testing.T) {
 			Section:  "### Task 2: give up when the caller leaves\n\n    go test -run 'TestAbandon|TestCounters' ./01-stock-service\n",
 		}, tasks[1], "task 2 of goodReadme: its section ends where the next ## heading begins")
 		assert.Contains(t, tasks[0].Section, "### Task 7: not a heading", "a heading in a code block stays in its task's section")
-		assert.Empty(t, TaskProblems(tasks), "TaskProblems(goodReadme's tasks)")
 	})
 
 	t.Run("a README without a Tasks section is an error", func(t *testing.T) {
 		_, err := ReadmeTasks("# Step\n\n### Task 1: x\n\ngo test -run 'TestX' .\n")
 		assert.ErrorContains(t, err, `no "## Tasks" section`, "readmeTasks of a README without ## Tasks")
 	})
-
-	for _, tc := range []struct {
-		name   string
-		readme string
-		want   []string
-	}{{
-		name:   "a Tasks section without tasks",
-		readme: "## Tasks\n\nNothing yet.\n",
-		want:   []string{`README.md's "## Tasks" section has no "### Task N: …" heading`},
-	}, {
-		name:   "a README missing task 2",
-		readme: "## Tasks\n### Task 1: a\ngo test -run 'TestA' .\n### Task 3: c\ngo test -run 'TestC' .\n",
-		want:   []string{"README.md:4: task 3 comes where task 2 should: number tasks 1, 2, 3… in order, without gaps"},
-	}, {
-		name:   "tasks out of order",
-		readme: "## Tasks\n### Task 2: b\ngo test -run 'TestB' .\n### Task 1: a\ngo test -run 'TestA' .\n",
-		want: []string{
-			"README.md:2: task 2 comes where task 1 should: number tasks 1, 2, 3… in order, without gaps",
-			"README.md:4: task 1 comes where task 2 should: number tasks 1, 2, 3… in order, without gaps",
-		},
-	}, {
-		name:   "a task without a run command, or with its pattern in double quotes",
-		readme: "## Tasks\n### Task 1: a\nRun `go test -run \"TestA\" .`\n### Task 2: b\nRun the tests.\n",
-		want: []string{
-			"README.md:2: task 1 names no `go test -run '…'` command (pattern in single quotes) to check it",
-			"README.md:4: task 2 names no `go test -run '…'` command (pattern in single quotes) to check it",
-		},
-	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			tasks, err := ReadmeTasks(tc.readme)
-			require.NoError(t, err, "ReadmeTasks(%q)", tc.readme)
-			assert.Equal(t, tc.want, TaskProblems(tasks), "taskProblems of %q", tc.readme)
-		})
-	}
 }
 
 func TestTODOs(t *testing.T) {
@@ -99,13 +64,6 @@ func TestTODOs(t *testing.T) {
 		{File: "stock.go", Line: 4, N: 9},
 		{File: "stock.go", Line: 5, N: 0},
 	}, todos, "scanTODOs")
-
-	tasks, err := ReadmeTasks(goodReadme)
-	require.NoError(t, err, "ReadmeTasks(goodReadme)")
-	assert.Equal(t, []string{
-		`stock.go:4: TODO(task 9) has no "### Task 9" in README.md's "## Tasks"`,
-		"stock.go:5: a TODO(task …) marker without a task number: write TODO(task N)",
-	}, TODOProblems(todos, tasks), "todoProblems: tasks 1 and 2 exist, 9 does not")
 }
 
 func TestSelects(t *testing.T) {

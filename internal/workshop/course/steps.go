@@ -136,11 +136,17 @@ func ModulePath(root string) (string, error) {
 	return "", fmt.Errorf("%s has no module line", filepath.Join(root, "go.mod"))
 }
 
-// ReadTasks reads and parses the step's README.
+// ReadTasks returns the step's tasks from the course manifest (course.yaml,
+// beside the step's folder), each with its README section.
 func (s Step) ReadTasks() ([]Task, error) {
-	readme, err := os.ReadFile(filepath.Join(s.Dir, "README.md"))
+	m, err := ReadManifest(filepath.Dir(s.Dir))
 	if err != nil {
 		return nil, err
 	}
-	return ReadmeTasks(string(readme))
+	ms, ok := m.Step(s.Name)
+	if !ok {
+		return nil, fmt.Errorf("%s is not in %s: list its tasks there", s.Name, ManifestFile)
+	}
+	readme, _ := os.ReadFile(filepath.Join(s.Dir, "README.md"))
+	return ManifestTasks(ms, string(readme)), nil
 }

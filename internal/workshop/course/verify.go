@@ -20,7 +20,9 @@ import (
 // Names of the checks, as the test suite's subtests show them.
 const (
 	CheckTestFiles   = "its test files are the solution's, byte for byte"
-	CheckTODOs       = "its README's tasks match the starter's TODOs"
+	CheckReadme      = "its README's tasks and commands are course.yaml's"
+	CheckCommands    = "each task's README section shows its command"
+	CheckTODOs       = "its TODOs are in the files course.yaml lists"
 	CheckHints       = "each task has its hints, and the README shows none"
 	CheckSolution    = "its solution has no TODO left"
 	CheckBuilds      = "the starter builds and vets clean"
@@ -37,6 +39,22 @@ type Check struct {
 	Problems []string // empty: the check passed
 	Skipped  string   // why the check did not run
 	Notes    []string // what it saw, for the log
+	// Reported are problems listed but not failed: a check landed while
+	// the steps are being brought in line with it (see StrictCommands).
+	Reported []string
+}
+
+// StrictCommands makes CheckCommands fail rather than report. It is off
+// while step authors bring their READMEs to one command per task.
+var StrictCommands = false
+
+// fail files problems as failures, or as reports when strict is false.
+func (c *Check) fail(strict bool, problems ...string) {
+	if strict {
+		c.Problems = append(c.Problems, problems...)
+	} else {
+		c.Reported = append(c.Reported, problems...)
+	}
 }
 
 // A StepReport is every verdict on one step, in order.
@@ -143,13 +161,24 @@ func Verify(ctx context.Context, root string, opt VerifyOptions) (*Report, error
 	}
 
 	// The checks of text and files, step by step: milliseconds.
-	progress(fmt.Sprintf("reading %d steps: README tasks, TODOs, hints, test files", len(steps)))
+	progress(fmt.Sprintf("reading %s and %d steps: README tasks, TODOs, hints, test files", ManifestFile, len(steps)))
+	m, err := ReadManifest(root)
+	if err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+		m = &Manifest{}
+	}
+	rep.Problems = append(rep.Problems, m.Problems()...)
+	rep.Problems = append(rep.Problems, FolderProblems(m, steps)...)
 	tasksOf := map[string][]Task{}
 	var runnable []*StepReport
 	for _, step := range steps {
 		sr := &StepReport{Step: step}
 		rep.Steps = append(rep.Steps, sr)
-		tasks, ok := staticChecks(sr, root)
+		ms, ok := m.Step(step.Name)
+		if !ok {
+			continue // FolderProblems said so
+		}
+		tasks, ok := staticChecks(sr, root, ms)
 		tasksOf[step.Name] = tasks
 		if ok {
 			runnable = append(runnable, sr)
@@ -200,7 +229,7 @@ func Verify(ctx context.Context, root string, opt VerifyOptions) (*Report, error
 
 // staticChecks runs the checks that need no build, and reports whether the
 // step can go on to the checks that do.
-func staticChecks(sr *StepReport, root string) ([]Task, bool) {
+func staticChecks(sr *StepReport, root string, ms *ManifestStep) ([]Task, bool) {
 	step := sr.Step
 	solutionDir := step.SolutionDir(root)
 	if info, err := os.Stat(solutionDir); err != nil || !info.IsDir() {
@@ -216,21 +245,23 @@ func staticChecks(sr *StepReport, root string) ([]Task, bool) {
 	}
 	c.Problems = problems
 
-	c = sr.add(CheckTODOs)
-	var tasks []Task
+	c = sr.add(CheckReadme)
 	readme, err := os.ReadFile(filepath.Join(step.Dir, "README.md"))
 	if err != nil {
 		c.Problems = append(c.Problems, "the step has no README.md to teach it")
-	} else if tasks, err = ReadmeTasks(string(readme)); err != nil {
-		c.Problems = append(c.Problems, err.Error())
 	} else {
-		todos, err := StarterTODOs(step.Dir)
-		if err != nil {
-			c.Problems = append(c.Problems, "reading the starter's sources: "+err.Error())
-		}
-		c.Problems = append(c.Problems, append(TaskProblems(tasks), TODOProblems(todos, tasks)...)...)
-		c.Notes = append(c.Notes, fmt.Sprintf("%d tasks, %d TODO markers", len(tasks), len(todos)))
+		c.Problems = ReadmeProblems(ms, string(readme))
+		sr.add(CheckCommands).fail(StrictCommands, CommandProblems(ms, string(readme))...)
 	}
+	tasks := ManifestTasks(ms, string(readme))
+
+	c = sr.add(CheckTODOs)
+	todos, err := StarterTODOs(step.Dir)
+	if err != nil {
+		c.Problems = append(c.Problems, "reading the starter's sources: "+err.Error())
+	}
+	c.Problems = append(c.Problems, TODOFileProblems(ms, todos)...)
+	c.Notes = append(c.Notes, fmt.Sprintf("%d tasks, %d TODO markers", len(tasks), len(todos)))
 
 	c = sr.add(CheckHints)
 	if readme != nil {
@@ -285,10 +316,10 @@ func starterChecks(ctx context.Context, g Go, sr *StepReport, tasks []Task, run 
 			}
 			switch {
 			case err != nil:
-				selects.Problems = append(selects.Problems, fmt.Sprintf("README.md:%d: task %d: %v", tk.Line, tk.N, err))
+				selects.Problems = append(selects.Problems, fmt.Sprintf("%s: task %d: %v", ManifestFile, tk.N, err))
 			case len(sel) == 0:
-				selects.Problems = append(selects.Problems, fmt.Sprintf("README.md:%d: task %d: go test -run '%s' selects no test (top-level tests: %s)",
-					tk.Line, tk.N, p, strings.Join(run.TopLevel(), ", ")))
+				selects.Problems = append(selects.Problems, fmt.Sprintf("%s: task %d: go test -run '%s' selects no test (top-level tests: %s)",
+					ManifestFile, tk.N, p, strings.Join(run.TopLevel(), ", ")))
 			}
 		}
 	}

@@ -1,0 +1,100 @@
+package course
+
+// The proof that README, starter and folders agree with course.yaml, shown
+// failing on bad fixtures: a check that cannot fail proves nothing.
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const fixtureManifest = `steps:
+  - dir: 07-example
+    title: "Step 07 — Example"
+    tasks:
+      - task: 1
+        title: 'Add'
+        files: [add.go]
+        run: 'TestAdd'
+        hints: hints/task-1.md
+      - task: 2
+        title: 'Watch'
+        files: []
+        run: 'TestWatch|ExampleWatch'
+        hints: hints/task-2.md
+`
+
+func exampleStep(t *testing.T) *ManifestStep {
+	t.Helper()
+	m, err := ParseManifest([]byte(fixtureManifest))
+	require.NoError(t, err, "ParseManifest")
+	assert.Empty(t, m.Problems(), "a good manifest")
+	ms, ok := m.Step("07-example")
+	require.True(t, ok, "Step(07-example)")
+	return ms
+}
+
+func TestParseManifest(t *testing.T) {
+	ms := exampleStep(t)
+	assert.Equal(t, ManifestTask{Task: 2, Title: "Watch", Files: []string{}, Run: "TestWatch|ExampleWatch", Hints: "hints/task-2.md"}, ms.Tasks[1], "task 2")
+	assert.Equal(t, "go test -run 'TestAdd' .", ms.Tasks[0].Command(), "Command")
+
+	_, err := ParseManifest([]byte("steps:\n  - dir: 01-x\n    titel: typo\n"))
+	assert.ErrorContains(t, err, "field titel not found", "an unknown field is an error")
+	_, err = ParseManifest([]byte("steps: []\n---\nsteps: []\n"))
+	assert.ErrorContains(t, err, "one YAML document only", "a second document")
+
+	bad, err := ParseManifest([]byte("steps:\n  - dir: 01-x\n    title: X\n    tasks:\n      - task: 2\n        title: a\n        run: 'Test('\n        hints: h.md\n        files: [a_test.go]\n"))
+	require.NoError(t, err, "ParseManifest of a decodable but bad manifest")
+	assert.Equal(t, []string{
+		"course.yaml: 01-x task 2 comes where task 1 should: number tasks 1, 2, 3… in order",
+		"course.yaml: 01-x task 2: run 'Test(' is not a valid pattern: error parsing regexp: missing closing ): `Test(`",
+		`course.yaml: 01-x task 2: file "a_test.go" is not a starter .go file of the step's folder`,
+	}, bad.Problems(), "Problems")
+}
+
+func TestReadmeProblems(t *testing.T) {
+	ms := exampleStep(t)
+	good := "# Step 07 — Example\n\n## Tasks\n\n### Task 1: Add\n\n```\ngo test -run 'TestAdd' .\n```\n\n" +
+		"### Task 2: Watch\n\n`go test -run 'TestWatch|ExampleWatch' .`\n"
+	assert.Empty(t, ReadmeProblems(ms, good), "a README that agrees")
+	tasks := ManifestTasks(ms, good)
+	assert.Equal(t, 5, tasks[0].Line, "a manifest task has its README heading's line")
+	assert.Contains(t, tasks[1].Section, "### Task 2: Watch", "and its section")
+
+	bad := "# Step 07\n\n## Tasks\n\n### Task 1: Adding\n\n`go test -run 'TestAdd' .`\n\n" +
+		"### Task 2: Watch\n\n`go test -run 'TestWatch' .`\n\n### Task 3: More\n"
+	assert.Empty(t, CommandProblems(ms, good), "a README that shows each task's command")
+	assert.Equal(t, []string{
+		`README.md's title is "Step 07", course.yaml says "Step 07 — Example"`,
+		`README.md:5: "### Task 1: Adding" where course.yaml has "### Task 1: Add"`,
+		`README.md:13: "### Task 3" is not in course.yaml`,
+	}, ReadmeProblems(ms, bad), "a README that does not agree")
+	assert.Equal(t, []string{
+		"README.md:9: task 2's section does not show its command `go test -run 'TestWatch|ExampleWatch' .` (from course.yaml)",
+		"README.md:9: task 2 shows `go test -run 'TestWatch' .` besides its command `go test -run 'TestWatch|ExampleWatch' .`: one command per task",
+	}, CommandProblems(ms, bad), "a task without its command, and with another")
+}
+
+func TestTODOFileProblems(t *testing.T) {
+	ms := exampleStep(t)
+	assert.Empty(t, TODOFileProblems(ms, []Todo{{File: "add.go", Line: 3, N: 1}}), "the TODO is in the file task 1 lists")
+	assert.Equal(t, []string{
+		"other.go:4: TODO(task 1) is in a file task 1 does not list (course.yaml lists [add.go])",
+		"add.go:5: TODO(task 9), but course.yaml has no task 9 for 07-example",
+		"add.go:6: a TODO(task …) marker without a task number: write TODO(task N)",
+		"course.yaml lists add.go for task 1, but it holds no TODO(task 1)",
+	}, TODOFileProblems(ms, []Todo{{File: "other.go", Line: 4, N: 1}, {File: "add.go", Line: 5, N: 9}, {File: "add.go", Line: 6, N: 0}}),
+		"TODOs in the wrong file, of no task, without a number; a listed file without its TODO")
+}
+
+func TestFolderProblems(t *testing.T) {
+	m, err := ParseManifest([]byte(fixtureManifest))
+	require.NoError(t, err, "ParseManifest")
+	assert.Equal(t, []string{
+		"step folder 08-new is not in course.yaml: list its tasks there",
+		"course.yaml lists 07-example, which is no step folder ([0-9][0-9]-*) of the module",
+	}, FolderProblems(m, []Step{{Name: "08-new"}}), "a folder not listed, a listed step without its folder")
+}

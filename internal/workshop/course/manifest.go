@@ -1,0 +1,160 @@
+package course
+
+// The course manifest, course.yaml at the module's root: every step, its
+// tasks, the files a learner edits for each, the -run pattern of the tests
+// that check it, and its hints. The runner takes a step's tasks from it; the
+// integrity check proves the READMEs, TODOs and hints agree with it.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ManifestFile is the manifest's name, at the module's root.
+const ManifestFile = "course.yaml"
+
+// A Manifest is the course: its steps, in order.
+type Manifest struct {
+	Steps []ManifestStep `yaml:"steps"`
+}
+
+// A ManifestStep is one step folder and its tasks.
+type ManifestStep struct {
+	Dir   string         `yaml:"dir"`
+	Title string         `yaml:"title"` // the README's H1
+	Tasks []ManifestTask `yaml:"tasks"`
+}
+
+// A ManifestTask is one task of a step.
+type ManifestTask struct {
+	Task  int      `yaml:"task"`
+	Title string   `yaml:"title"` // the README's "### Task N: <title>"
+	Files []string `yaml:"files"` // the starter files that hold its TODO(task N)
+	Run   string   `yaml:"run"`   // the pattern of go test -run that selects its tests
+	Hints string   `yaml:"hints"` // its hints file, relative to the step's folder
+}
+
+// Command is the command that runs the task's tests, from its step's folder,
+// as its README section shows it.
+func (t ManifestTask) Command() string {
+	return fmt.Sprintf("go test -run '%s' .", t.Run)
+}
+
+// ParseManifest decodes a manifest strictly: a field it does not know is an
+// error, as is a second document.
+func ParseManifest(data []byte) (*Manifest, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s is empty", ManifestFile)
+		}
+		return nil, fmt.Errorf("%s: %v", ManifestFile, err)
+	}
+	var extra any
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: one YAML document only", ManifestFile)
+	}
+	return &m, nil
+}
+
+// ReadManifest reads the manifest of the module at root.
+func ReadManifest(root string) (*Manifest, error) {
+	data, err := os.ReadFile(filepath.Join(root, ManifestFile))
+	if err != nil {
+		return nil, err
+	}
+	return ParseManifest(data)
+}
+
+// Step returns the manifest's entry for a step folder.
+func (m *Manifest) Step(dir string) (*ManifestStep, bool) {
+	for i := range m.Steps {
+		if m.Steps[i].Dir == dir {
+			return &m.Steps[i], true
+		}
+	}
+	return nil, false
+}
+
+// Problems checks the manifest on its own: every step named once, with a
+// title and tasks numbered 1, 2, 3…, each with a title, a valid -run pattern
+// and a hints file.
+func (m *Manifest) Problems() []string {
+	var problems []string
+	seen := map[string]bool{}
+	for _, s := range m.Steps {
+		if s.Dir == "" {
+			problems = append(problems, fmt.Sprintf("%s: a step without a dir", ManifestFile))
+			continue
+		}
+		if seen[s.Dir] {
+			problems = append(problems, fmt.Sprintf("%s: step %s is listed twice", ManifestFile, s.Dir))
+		}
+		seen[s.Dir] = true
+		if s.Title == "" {
+			problems = append(problems, fmt.Sprintf("%s: %s has no title (its README's H1)", ManifestFile, s.Dir))
+		}
+		if len(s.Tasks) == 0 {
+			problems = append(problems, fmt.Sprintf("%s: %s has no tasks", ManifestFile, s.Dir))
+		}
+		for i, t := range s.Tasks {
+			where := fmt.Sprintf("%s: %s task %d", ManifestFile, s.Dir, t.Task)
+			if t.Task != i+1 {
+				problems = append(problems, fmt.Sprintf("%s comes where task %d should: number tasks 1, 2, 3… in order", where, i+1))
+			}
+			if t.Title == "" || t.Run == "" || t.Hints == "" {
+				problems = append(problems, where+": title, run and hints are all required")
+			}
+			for _, part := range strings.Split(t.Run, "/") {
+				if _, err := regexp.Compile(part); err != nil {
+					problems = append(problems, fmt.Sprintf("%s: run '%s' is not a valid pattern: %v", where, t.Run, err))
+				}
+			}
+			for _, f := range t.Files {
+				if !filepath.IsLocal(f) || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
+					problems = append(problems, fmt.Sprintf("%s: file %q is not a starter .go file of the step's folder", where, f))
+				}
+			}
+			if slices.Contains(t.Files, "") {
+				problems = append(problems, where+": an empty file name")
+			}
+		}
+	}
+	return problems
+}
+
+// ManifestTasks are a step's tasks as the manifest gives them, each with its
+// README section (Section and Line) when the README has a "### Task N".
+func ManifestTasks(ms *ManifestStep, readme string) []Task {
+	sections := map[int]Task{}
+	if readme != "" {
+		if rt, err := ReadmeTasks(readme); err == nil {
+			for _, t := range rt {
+				if _, dup := sections[t.N]; !dup {
+					sections[t.N] = t
+				}
+			}
+		}
+	}
+	var tasks []Task
+	for _, mt := range ms.Tasks {
+		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints,
+			Patterns: []string{mt.Run}, Commands: []string{mt.Command()}}
+		if s, ok := sections[mt.Task]; ok {
+			tk.Line, tk.Section = s.Line, s.Section
+		}
+		tasks = append(tasks, tk)
+	}
+	return tasks
+}
