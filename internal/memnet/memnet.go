@@ -4,13 +4,19 @@
 //
 // Nothing here is a fake of net/http: the server is an *http.Server, the
 // client an *http.Transport, and requests and responses cross a net.Pipe as
-// HTTP/1.1 bytes. Only the sockets are in memory. So the handler sees what it
-// would see on the wire: its r.Context() carries no deadline and no values
-// of the client's, and it ends with context.Canceled when the client hangs
-// up — a client that gives up on an HTTP/1.1 request closes its connection,
-// and the server notices. A net.Pipe has no buffer, so a handler writing to
-// a client that reads nothing blocks at once, where a socket would first
-// fill its buffers.
+// HTTP bytes. Only the sockets are in memory, and they look like loopback
+// TCP: the server is 127.0.0.1:80, and each connection comes from a port of
+// its own (r.RemoteAddr is "127.0.0.1:49152", then 49153…). So the handler
+// sees what it would see on the wire: its r.Context() carries no deadline
+// and no values of the client's, and it ends with context.Canceled when the
+// client gives up. A net.Pipe has no buffer, so a handler writing to a
+// client that reads nothing blocks at once, where a socket would first fill
+// its buffers.
+//
+// Serve speaks HTTP/1.1: a client that gives up on a request closes its
+// connection, and the server notices. ServeH2C speaks HTTP/2 with prior
+// knowledge (h2c): a client that gives up sends a RST_STREAM frame, that
+// request's context ends, and the connection lives on for the next one.
 //
 //	synctest.Test(t, func(t *testing.T) {
 //		srv := memnet.Serve(t, handler)
@@ -43,6 +49,7 @@ type Server struct {
 	tr       *http.Transport
 	conns    chan net.Conn // dialled, for Accept
 	closed   chan struct{} // closed with the listener
+	dialled  atomic.Int32  // numbers the clients' ports
 	accepted atomic.Int32
 	served   chan error // Serve's result
 	once     sync.Once
@@ -50,18 +57,34 @@ type Server struct {
 }
 
 // Serve starts a real http.Server that serves h over in-memory connections,
-// and closes it, its connections and its client's idle connections when the
-// test ends.
+// in HTTP/1.1, and closes it, its connections and its client's idle
+// connections when the test ends.
 func Serve(t testing.TB, h http.Handler) *Server {
+	t.Helper()
+	return serve(t, h, nil)
+}
+
+// ServeH2C is Serve speaking HTTP/2 with prior knowledge (h2c, no TLS), as
+// a server whose Protocols hold only UnencryptedHTTP2 and a client whose
+// transport's do: every request of the client is a stream of one
+// connection, as long as that connection lives.
+func ServeH2C(t testing.TB, h http.Handler) *Server {
+	t.Helper()
+	h2c := new(http.Protocols)
+	h2c.SetUnencryptedHTTP2(true)
+	return serve(t, h, h2c)
+}
+
+func serve(t testing.TB, h http.Handler, protocols *http.Protocols) *Server {
 	t.Helper()
 	s := &Server{
 		URL:    "http://memnet.test",
-		srv:    &http.Server{Handler: h},
+		srv:    &http.Server{Handler: h, Protocols: protocols},
 		conns:  make(chan net.Conn),
 		closed: make(chan struct{}),
 		served: make(chan error, 1),
 	}
-	s.tr = &http.Transport{DialContext: s.dial}
+	s.tr = &http.Transport{DialContext: s.dial, Protocols: protocols}
 	go func() { s.served <- s.srv.Serve((*listener)(s)) }()
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -93,14 +116,19 @@ func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
 // Conns is how many connections the server has accepted so far.
 func (s *Server) Conns() int { return int(s.accepted.Load()) }
 
+// serverAddr is the server's address, as its listener and every
+// connection say.
+var serverAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}
+
 // dial makes a new connection to the server, as a TCP connect would: it
 // fails if the server is closed or ctx ends first.
 func (s *Server) dial(ctx context.Context, network, addr string) (_ net.Conn, err error) {
 	client, server := net.Pipe()
+	port := &net.TCPAddr{IP: serverAddr.IP, Port: 49151 + int(s.dialled.Add(1))}
 	select {
-	case s.conns <- server:
+	case s.conns <- &conn{server, serverAddr, port}:
 		s.accepted.Add(1)
-		return client, nil
+		return &conn{client, port, serverAddr}, nil
 	case <-s.closed:
 		err = errors.New("connection refused: the memnet server is closed")
 	case <-ctx.Done():
@@ -108,6 +136,15 @@ func (s *Server) dial(ctx context.Context, network, addr string) (_ net.Conn, er
 	}
 	return nil, &net.OpError{Op: "dial", Net: network, Err: err}
 }
+
+// conn is one end of a net.Pipe with the addresses of a TCP connection.
+type conn struct {
+	net.Conn
+	local, remote *net.TCPAddr
+}
+
+func (c *conn) LocalAddr() net.Addr  { return c.local }
+func (c *conn) RemoteAddr() net.Addr { return c.remote }
 
 // listener is the Server as the http.Server sees it: a net.Listener whose
 // connections are made by dial.
@@ -125,4 +162,4 @@ func (l *listener) Accept() (net.Conn, error) {
 // Close is called by http.Server.Close, once.
 func (l *listener) Close() error { close(l.closed); return nil }
 
-func (l *listener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80} }
+func (l *listener) Addr() net.Addr { return serverAddr }
