@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -63,7 +61,7 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 		fmt.Fprintf(w, "  %s task %d  %s\n", mark(res.Done), res.N, title[res.N])
 	}
 	fmt.Fprintln(w)
-	if st.Problem != "" {
+	if st.Problem != "" && st.CrashTask == 0 {
 		fmt.Fprintf(w, "✗ %s\n", indentText(st.Problem, "  ")[2:])
 		return exitRed
 	}
@@ -73,20 +71,18 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 		return exitOK
 	}
 	for _, res := range st.Tasks {
-		if res.Done {
+		if res.Done || (st.CrashTask != 0 && res.N != st.CrashTask) {
 			continue
 		}
 		fmt.Fprintf(w, "First failure — task %d: %s\n\n", res.N, title[res.N])
 		race := false
-		hintTask := res.N
 		switch {
+		case st.CrashTask == res.N:
+			fmt.Fprintln(w, indentText(st.Problem, "  "))
 		case res.Err != "":
 			fmt.Fprintf(w, "  %s\n", res.Err)
 		case len(res.Failed) > 0:
 			text := failureText(st.Run, res.Failed[0])
-			if n := taskNamedIn(text); title[n] != "" && n != res.N {
-				hintTask = n // a test of this task refused to run until that one is done
-			}
 			if strings.Contains(text, "WARNING: DATA RACE") {
 				race = true
 				fmt.Fprintln(w, "  A data race: two goroutines touch the same memory, at least one writes, and nothing")
@@ -95,7 +91,7 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 			}
 			fmt.Fprintln(w, indentText(limitLines(text, 24), "  "))
 		case len(res.Tests) == 0:
-			fmt.Fprintf(w, "  its command selects no test: is README.md's command right?\n")
+			fmt.Fprintf(w, "  its command selects no test: is course.yaml's run pattern right?\n")
 		default:
 			fmt.Fprintf(w, "  its tests did not pass (%s)\n", strings.Join(res.Tests, ", "))
 		}
@@ -106,31 +102,10 @@ func (a *app) checkStep(ctx context.Context, step course.Step) int {
 			}
 			fmt.Fprintf(w, "Run it alone:  %s\n", a.command(step, c))
 		}
-		if hintTask != res.N {
-			fmt.Fprintf(w, "The message sends you to task %d: %s\n", hintTask, title[hintTask])
-			for _, c := range cmds[hintTask] {
-				fmt.Fprintf(w, "Run that one:  %s\n", a.command(step, c))
-			}
-		}
-		fmt.Fprintf(w, "Stuck?         %s\n", course.HintCommand(step, hintTask))
+		fmt.Fprintf(w, "Stuck?         %s\n", course.HintCommand(step, res.N))
 		return exitRed
 	}
 	return exitRed
-}
-
-// taskOf matches the task a failure message sends the learner to, as the
-// workshop's messages say it: "(task 2: …)" or "(task 1 first: …)" — not
-// another step's ("(step 02, task 3: …)").
-var taskOf = regexp.MustCompile(`\(task (\d+)\b`)
-
-// taskNamedIn returns the first task of this step that text names, or 0.
-func taskNamedIn(text string) int {
-	m := taskOf.FindStringSubmatch(text)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
 }
 
 // withRace adds -race to a go test command that does not have it yet.

@@ -271,20 +271,6 @@ func TestStepFolderYouAreIn(t *testing.T) {
 	assert.Equal(t, exitUsage, a.check(ctx(t), []string{"-race"}), "check -race: check takes no flags")
 }
 
-func TestTaskNamedIn(t *testing.T) {
-	for text, want := range map[string]int{
-		"menu answered 502; want 504 (task 1: race the call against a timer)":                  1,
-		"not running this test: … (task 2: run go test -run 'TestGoroutineEnds' .)":            2,
-		"want 504 after 10ms (task 1 first: race the call against a timer)":                    1,
-		"left the body open (step 02, task 3: defer resp.Body.Close())":                        0,
-		"errors.Is caught this request (tasks 1 and 4: wrap errStockTooSlow only on our own…)": 0,
-		"Error: Not equal: expected 3, actual 2":                                               0,
-		"step 02's task 3, then (task 12: the last one)":                                       12,
-	} {
-		assert.Equal(t, want, taskNamedIn(text), "taskNamedIn(%q)", text)
-	}
-}
-
 func TestCommandForTheShell(t *testing.T) {
 	t.Parallel()
 	a, _, _ := testApp(t, fixture(t), "")

@@ -21,6 +21,8 @@ type StepStatus struct {
 	Hash    string       // of everything its tests depend on
 	Tasks   []TaskResult // in the README's order
 	Problem string       // why its tests did not run to the end: a build error, a crash
+	// CrashTask is the task a crash belongs to (CrashTask), 0 for none.
+	CrashTask int `json:",omitempty"`
 	// Vet is go vet's complaint about the step ("" when vet is clean, or was
 	// not run: Statuses runs it for a step whose tasks are all done). It is
 	// cached apart from the tests' results (Cache.LoadVet), by the same hash.
@@ -324,6 +326,9 @@ func judge(ctx context.Context, g Go, step Step, st *StepStatus, run *TestRun, s
 	}
 	st.Problem = RunProblem(run, stderr)
 	st.Tasks = TaskResults(ctx, g, "./"+step.Name, tasks, run, extra...)
+	if st.Problem != "" {
+		st.CrashTask = CrashTask(run, step.Name, tasks)
+	}
 }
 
 // RunProblem says why a run of a step's tests did not run them all to a
