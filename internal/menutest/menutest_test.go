@@ -100,15 +100,6 @@ func TestHoldUntil(t *testing.T) {
 	assert.True(t, menu.Wait(10*time.Second), "once released, the stock answers")
 }
 
-func TestDefaultTransportCannotReachTheStock(t *testing.T) {
-	for range 2 { // a DNS lookup in a first bubble would crash the second
-		synctest.Test(t, func(t *testing.T) {
-			_, err := http.Get(StockURL)
-			assert.ErrorIs(t, err, ErrNotTheGivenClient, "http.Get(StockURL) must fail at once, with no DNS lookup")
-		})
-	}
-}
-
 func TestGetSurvivesAPanic(t *testing.T) {
 	rec := Get(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		var stock map[string]int
