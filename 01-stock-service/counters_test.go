@@ -11,36 +11,30 @@ import (
 	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
 )
 
 // counters is the "stock" object of GET /debug/vars.
 type counters struct {
-	Started     int64 `json:"started"`
-	Completed   int64 `json:"completed"`
-	Abandoned   int64 `json:"abandoned"`
-	InFlight    int64 `json:"in_flight"`
-	Connections int64 `json:"connections"`
+	Started, Completed, Abandoned int64
+	InFlight                      int64 `json:"in_flight"`
+	Connections                   int64
 }
 
 // readCounters asks h for GET /debug/vars and returns the service's counters.
-func readCounters(t testing.TB, h http.Handler) counters {
+func readCounters(t *testing.T, h http.Handler) counters {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/debug/vars", nil))
-	require.Equal(t, http.StatusOK, rec.Code, "GET /debug/vars answered %d %s; want 200", rec.Code, rec.Body.String())
-	var vars struct {
-		Stock *counters `json:"stock"`
+	var vars struct{ Stock *counters }
+	if err := json.Unmarshal(rec.Body.Bytes(), &vars); err != nil || vars.Stock == nil {
+		t.Fatalf("GET /debug/vars: got %d %s, want 200 and JSON with a \"stock\" object", rec.Code, rec.Body)
 	}
-	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &vars), "GET /debug/vars answered %q; want JSON", rec.Body.String())
-	require.NotNil(t, vars.Stock, "GET /debug/vars has no \"stock\" object: %s", rec.Body.String())
 	return *vars.Stock
 }
 
 func TestCounters(t *testing.T) {
-	t.Run("shows requests started, in flight, completed and abandoned on /debug/vars", func(t *testing.T) {
-		leakcheck.Check(t)
+	t.Run("requests", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			const delay = 5 * time.Second
 			h := newTestService(delay).handler()
@@ -51,46 +45,41 @@ func TestCounters(t *testing.T) {
 				startRequest(t, t.Context(), h, http.MethodGet),
 				startRequest(t, leaving, h, http.MethodGet),
 			}
+			check := func(when string, want counters, fix string) {
+				if got := readCounters(t, h); got != want {
+					t.Fatalf("%s: got %+v, want %+v (%s)", when, got, want, fix)
+				}
+			}
 			synctest.Wait()
-			assert.Equal(t, counters{Started: 3, InFlight: 3}, readCounters(t, h),
-				"three requests are waiting their delay; want started 3 and in_flight 3 (task 4: count with expvar.Int Add when the handler starts, and undo in_flight when it returns)")
-
-			leave() // the third caller goes away
+			check("3 requests waiting", counters{Started: 3, InFlight: 3}, "Add(1) to both as the handler starts")
+			leave()
 			synctest.Wait()
-			assert.Equal(t, counters{Started: 3, InFlight: 2, Abandoned: 1}, readCounters(t, h),
-				"one caller of three went away; want abandoned 1 and in_flight 2 (task 3 counts abandoned; task 4: in_flight goes down however the handler returns)")
-
+			check("1 caller of 3 left", counters{Started: 3, InFlight: 2, Abandoned: 1}, "defer lowering in_flight")
 			time.Sleep(delay)
 			for _, d := range done {
 				<-d
 			}
-			assert.Equal(t, counters{Started: 3, InFlight: 0, Completed: 2, Abandoned: 1}, readCounters(t, h),
-				"two requests answered and one abandoned; want completed 2, abandoned 1, in_flight 0 (task 4: count completed after answering)")
+			check("2 answered 1 left", counters{Started: 3, Completed: 2, Abandoned: 1}, "count completed after answering")
 		})
 	})
 
-	t.Run("counts the connections the server accepts", func(t *testing.T) {
+	t.Run("connections", func(t *testing.T) {
 		leakcheck.Check(t)
-		svc := newTestService(0)
-		srv := httptest.NewUnstartedServer(svc.handler())
-		srv.Config.ConnState = svc.connState // as run does in main.go
-		srv.Start()
-		t.Cleanup(srv.Close)
-
-		for range 2 { // two clients that connect and leave without asking anything
-			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-			require.NoError(t, err, "dialling the test server on loopback")
-			require.NoError(t, conn.Close(), "hanging up")
+		srv := runtest.Start(t, run, "-max-delay", "0s") // run sets the server's ConnState to s.connState
+		for range 2 {                                    // two clients that connect and leave without asking anything
+			conn, err := net.Dial("tcp", srv.Addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.Close()
 		}
-		// A third connection asks for the counters. The server accepts
-		// connections in order, so the first two have been counted by then.
-		client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-		resp, err := client.Get(srv.URL + "/debug/vars")
-		require.NoError(t, err, "GET /debug/vars on a real connection")
-		defer resp.Body.Close()
+		// A third connection asks. The server accepts connections in order,
+		// so the first two have been counted by then.
+		_, body := srv.Get(t, "/debug/vars")
 		var vars struct{ Stock counters }
-		require.NoError(t, json.NewDecoder(resp.Body).Decode(&vars), "decoding GET /debug/vars")
-		assert.Equal(t, int64(3), vars.Stock.Connections,
-			"\"connections\" is %d after 3 connections; want 3 (task 4: count http.StateNew in connState)", vars.Stock.Connections)
+		json.Unmarshal([]byte(body), &vars)
+		if got := vars.Stock.Connections; got != 3 {
+			t.Errorf("3 connections: got \"connections\": %d, want 3 (count http.StateNew in connState)", got)
+		}
 	})
 }
