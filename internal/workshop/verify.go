@@ -12,13 +12,18 @@ import (
 
 // verify is the instructor's check: the integrity check the test suite runs
 // (the same code), then every solution's tests with -race — what
-// `go test -race ./solutions/...` proves, with progress.
+// `go test -race ./solutions/...` proves — then the mistake catalogs, with
+// progress. -short: only what needs no build; -mistakes-only: only the
+// catalogs (CI's stage for them).
 func (a *app) verify(ctx context.Context, args []string) int {
-	flags, pos, err := splitFlags(args, []string{"short"}, nil)
-	if err != nil || len(pos) > 0 {
-		return a.usageError("usage: go tool workshop verify [-short]  (-short: only what needs no build)")
+	flags, pos, err := splitFlags(args, []string{"short", "mistakes-only"}, nil)
+	if err != nil || len(pos) > 0 || (flags["short"] != "" && flags["mistakes-only"] != "") {
+		return a.usageError("usage: go tool workshop verify [-short | -mistakes-only]  (-short: only what needs no build; -mistakes-only: only the mistake catalogs' proof)")
 	}
 	start := time.Now()
+	if flags["mistakes-only"] != "" {
+		return a.verdict(a.verifyMistakes(ctx, a.g), start)
+	}
 	g := a.g
 	g.Log = func(cmd string, took time.Duration) { fmt.Fprintf(a.stderr, "    %s (%.1fs)\n", cmd, took.Seconds()) }
 	rep, err := course.Verify(ctx, a.root, course.VerifyOptions{
@@ -54,12 +59,19 @@ func (a *app) verify(ctx context.Context, args []string) int {
 		if !a.verifySolutions(ctx, g) {
 			ok = false
 		}
+		if !a.verifyMistakes(ctx, a.g) {
+			ok = false
+		}
 	}
+	return a.verdict(ok, start)
+}
+
+func (a *app) verdict(ok bool, start time.Time) int {
 	verdict := "all green"
 	if !ok {
 		verdict = "RED"
 	}
-	fmt.Fprintf(w, "\nverify: %s in %.0fs\n", verdict, time.Since(start).Seconds())
+	fmt.Fprintf(a.stdout, "\nverify: %s in %.0fs\n", verdict, time.Since(start).Seconds())
 	if !ok {
 		return exitRed
 	}

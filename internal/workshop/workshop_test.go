@@ -122,6 +122,8 @@ func TestVerify(t *testing.T) {
 	assert.Contains(t, out, "its tests pass on the starter: an exercise must start red", "and why it is broken")
 	assert.Contains(t, out, "✓ 02-unsolved: a fair exercise", "the fair step passes")
 	assert.Contains(t, out, "✓ solutions/02-unsolved", "the solutions' tests run too")
+	assert.Contains(t, out, "✓ solutions/01-solved/MISTAKES.md: 1 entries, every one rejected", "the catalogs are proved")
+	assert.Contains(t, out, `02-unsolved, task 1, "Shifts left": ACCEPTED: go test -run 'TestDouble' passes on it`, "an entry the tests accept is named")
 	assert.Contains(t, out, "verify: RED", "the verdict")
 	assert.Contains(t, stderr.String(), "go test -json -vet=all -count=1", "progress on stderr")
 }

@@ -25,6 +25,7 @@ const (
 	CheckTODOs       = "its TODOs are in the files course.yaml lists"
 	CheckHints       = "each task has its hints, and the README shows none"
 	CheckSolution    = "its solution has no TODO left"
+	CheckCatalog     = "its mistake catalog names the manifest's tasks and applies"
 	CheckBuilds      = "the starter builds and vets clean"
 	CheckRed         = "the starter's tests fail by failing assertions, quickly"
 	CheckSelects     = "every task's go test -run command selects a test"
@@ -276,6 +277,7 @@ func staticChecks(sr *StepReport, root string, ms *ManifestStep) ([]Task, bool) 
 	for _, td := range left {
 		c.Problems = append(c.Problems, fmt.Sprintf("solutions/%s/%s:%d: TODO(task %d) is still there: a solution does every task", step.Name, td.File, td.Line, td.N))
 	}
+	catalogCheck(sr.add(CheckCatalog), root, step, tasks)
 	return tasks, true
 }
 

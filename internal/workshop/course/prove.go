@@ -1,0 +1,178 @@
+package course
+
+// Proving a catalog: each mistake applied with `go test -overlay` (the files
+// on disk untouched) and its task's tests run on it. Rejected = the run
+// failed, by an assertion or a crash, and it built. A [race] entry runs
+// under -race; a [vet] entry is rejected by go vet instead.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A Verdict is what the tests made of one mistake.
+type Verdict struct {
+	Step     string
+	Mistake  Mistake
+	Rejected bool
+	Problem  string        // why the entry is bad: it does not apply, does not build, or the tests accept it
+	Message  string        // the first failure the tests gave it, ≤ 10 lines
+	Took     time.Duration // of its go command
+}
+
+// Line is the verdict in a line, naming step, task and entry.
+func (v Verdict) Line() string {
+	mark := "REJECTED"
+	if !v.Rejected {
+		mark = "BAD"
+	}
+	return fmt.Sprintf("%s %s task %d %q (%.1fs)", mark, v.Step, v.Mistake.Task, v.Mistake.Title, v.Took.Seconds())
+}
+
+// ProveMistakes applies each mistake to the step's solution and runs its
+// task's tests on it, parallel at a time; done hears of each verdict as it
+// comes. The verdicts are in the entries' order.
+func ProveMistakes(ctx context.Context, g Go, root string, step Step, tasks []Task, entries []Mistake, parallel int, done func(Verdict)) []Verdict {
+	g.Dir = root
+	verdicts := make([]Verdict, len(entries))
+	sem := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, m := range entries {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			v := proveOne(ctx, g, root, step, tasks, m)
+			verdicts[i] = v
+			if done != nil {
+				mu.Lock()
+				done(v)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return verdicts
+}
+
+func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m Mistake) (v Verdict) {
+	v = Verdict{Step: step.Name, Mistake: m}
+	i := slices.IndexFunc(tasks, func(tk Task) bool { return tk.N == m.Task })
+	if i < 0 {
+		v.Problem = fmt.Sprintf("no task %d in %s", m.Task, ManifestFile)
+		return v
+	}
+	files, err := m.Apply(step.SolutionDir(root))
+	if err != nil {
+		v.Problem = err.Error()
+		return v
+	}
+	overlay, cleanup, err := writeOverlay(files)
+	if err != nil {
+		v.Problem = "writing the overlay: " + err.Error()
+		return v
+	}
+	defer cleanup()
+	pkg := "./solutions/" + step.Name
+	start := time.Now()
+	defer func() { v.Took = time.Since(start) }()
+	if m.Has("vet") {
+		out, errOut, err := g.Run(ctx, "vet", "-overlay="+overlay, pkg)
+		text := strings.TrimSpace(out + errOut)
+		switch {
+		case strings.Contains(text, "\nvet: ") || strings.HasPrefix(text, "vet: "):
+			v.Problem = "the mutant does not build:\n" + indent(tail(strings.Split(text, "\n"), 10))
+		case err == nil:
+			v.Problem = "ACCEPTED: go vet says nothing of it"
+		default:
+			v.Rejected, v.Message = true, tail(nonEmpty(strings.Split(text, "\n")), 10)
+		}
+		return v
+	}
+	args := []string{"-count=1", "-timeout=60s", "-overlay=" + overlay, "-run", tasks[i].Run}
+	if m.Has("race") {
+		args = append(args, "-race")
+	}
+	runs, stderr := g.TestJSON(ctx, append(args, pkg)...)
+	modPath, _ := ModulePath(root)
+	run := pick(runs, modPath+"/solutions/"+step.Name)
+	switch {
+	case run.BuildFailed:
+		v.Problem = "the mutant does not build:\n" + indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 10))
+	case run.Result == "pass":
+		v.Problem = fmt.Sprintf("ACCEPTED: go test -run '%s' passes on it: a hole in the tests", tasks[i].Run)
+	case run.Result == "":
+		v.Problem = "go test gave no result:\n" + indent(strings.TrimSpace(stderr+"\n"+tail(run.Output, 10)))
+	default:
+		v.Rejected, v.Message = true, FirstFailure(*run, 10)
+	}
+	return v
+}
+
+// writeOverlay writes the changed files to a temporary folder, with the
+// overlay file go's -overlay flag reads.
+func writeOverlay(files map[string]string) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "mistake-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	replace := map[string]string{}
+	n := 0
+	for path, content := range files {
+		n++
+		tmp := filepath.Join(dir, fmt.Sprintf("%d-%s", n, filepath.Base(path)))
+		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+			cleanup()
+			return "", nil, err
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			cleanup()
+			return "", nil, err
+		}
+		replace[abs] = tmp
+	}
+	data, err := json.Marshal(map[string]any{"Replace": replace})
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "overlay.json"), data, 0o644)
+	}
+	if err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return filepath.Join(dir, "overlay.json"), cleanup, nil
+}
+
+// FirstFailure is the first failure of a run, as a learner would read it, in
+// at most max lines: a crash's first lines, else the first failing test's
+// (innermost) output without go test's chatter.
+func FirstFailure(run TestRun, max int) string {
+	if line, _, ok := run.crash(); ok {
+		return crashExcerpt(run, line, max)
+	}
+	var out []string
+	if len(run.Failed) > 0 {
+		for _, l := range run.ByTest[run.Failed[0]] {
+			t := strings.TrimSpace(l)
+			if t == "" || strings.HasPrefix(t, "=== ") {
+				continue
+			}
+			out = append(out, strings.TrimRight(l, " "))
+		}
+	}
+	if len(out) == 0 {
+		out = nonEmpty(run.Output)
+	}
+	if len(out) > max {
+		out = append(out[:max-1], fmt.Sprintf("[… %d more lines]", len(out)-max+1))
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+)
+
+// mutantsAtOnce is how many mutants run at a time: each is a build and a
+// test binary, and the machine is shared.
+const mutantsAtOnce = 2
+
+// verifyMistakes proves every step's mistake catalog: each entry applied
+// with go test -overlay and rejected by its task's tests. A step without a
+// catalog, or a task with fewer than course.MinMistakes entries, is
+// reported (a failure once course.StrictCatalogCount is on); a bad entry
+// fails.
+func (a *app) verifyMistakes(ctx context.Context, g course.Go) bool {
+	total := 0
+	for _, s := range a.steps {
+		if entries, _, err := course.ReadCatalog(a.root, s); err == nil {
+			total += len(entries)
+		}
+	}
+	a.progress(fmt.Sprintf("the mistake catalogs: %d entries, each a go test -overlay run of its task, %d at a time", total, mutantsAtOnce))
+	start := time.Now()
+	n := 0
+	cats, err := course.ProveCatalogs(ctx, g, a.root, a.steps, mutantsAtOnce, func(v course.Verdict) {
+		n++
+		a.progress(fmt.Sprintf("[%d/%d] %s", n, total, v.Line()))
+	})
+	if err != nil {
+		fmt.Fprintf(a.stdout, "✗ the mistake catalogs: %v\n", err)
+		return false
+	}
+	w := a.stdout
+	ok := true
+	var busy time.Duration
+	for _, sc := range cats {
+		for _, v := range sc.Verdicts {
+			busy += v.Took
+		}
+		name := "solutions/" + sc.Step.Name + "/" + course.CatalogFile
+		short := sc.Short
+		if sc.Missing {
+			short = []string{"no " + course.CatalogFile + " yet"}
+		}
+		bad := sc.Bad()
+		switch {
+		case len(bad) > 0:
+			ok = false
+			fmt.Fprintf(w, "✗ %s: %d of %d entries are bad:\n", name, len(bad), len(sc.Verdicts))
+			for _, v := range bad {
+				fmt.Fprintf(w, "    %s, task %d, %q: %s\n", sc.Step.Name, v.Mistake.Task, v.Mistake.Title, indentText(v.Problem, "      ")[6:])
+			}
+		case !sc.Missing:
+			fmt.Fprintf(w, "✓ %s: %d entries, every one rejected by its task's tests\n", name, len(sc.Verdicts))
+		}
+		for _, s := range short {
+			if course.StrictCatalogCount {
+				ok = false
+				fmt.Fprintf(w, "✗ %s: %s\n", name, s)
+			} else {
+				fmt.Fprintf(w, "  ! %s: %s (reported, not failed yet)\n", name, s)
+			}
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "  the catalogs' proof: %d mutants in %.0fs, %d at a time (%.1fs each on average)\n",
+			n, time.Since(start).Seconds(), mutantsAtOnce, busy.Seconds()/float64(n))
+	}
+	return ok
+}
