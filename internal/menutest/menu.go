@@ -110,18 +110,17 @@ const MenuJSON = `{"menu":[` +
 	`{"id":"41373bb6-e6fb-4606-8f01-1cd24e228939","name":"Neopolitan","available":false},` +
 	`{"id":"8e884a8d-ae04-4518-80b7-377ee5bcecc6","name":"Pistachio","available":true}]}`
 
-// AssertJSONError checks that rec is a JSON {"error": "…"} answer; task says
-// which task of the README to read when it is not.
-func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, task string) {
+// AssertJSONError checks that rec is a JSON {"error": "…"} answer; fix says
+// what to do when it is not.
+func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, fix string) {
 	t.Helper()
-	assert.Equal(t, "application/json", MediaType(rec),
-		"menu answered %d with Content-Type %q; want application/json (%s)", rec.Code, rec.Result().Header.Get("Content-Type"), task)
+	assert.Equal(t, "application/json", MediaType(rec), "menu answered %d: got Content-Type %q, want application/json (%s)", rec.Code, rec.Result().Header.Get("Content-Type"), fix)
 	var body struct {
 		Error *string `json:"error"`
 	}
 	err := json.Unmarshal(rec.Body.Bytes(), &body)
-	if assert.NoError(t, err, "menu answered %d with a body that is not JSON: %q; want {\"error\": \"…\"} (%s)", rec.Code, Body(rec), task) {
-		assert.NotEmpty(t, body.Error, "menu answered %d with %s; want {\"error\": \"what went wrong\"} (%s)", rec.Code, Body(rec), task)
+	if assert.NoError(t, err, "menu answered %d: got %q, want {\"error\": \"…\"} (%s)", rec.Code, Body(rec), fix) {
+		assert.NotEmpty(t, body.Error, "menu answered %d: got %s, want {\"error\": \"what went wrong\"} (%s)", rec.Code, Body(rec), fix)
 	}
 }
 

@@ -1,14 +1,15 @@
 package menutest
 
-// Step 02's tests, carried into the later menu steps: whatever else a
-// version of the menu does, when the stock service answers in time it
-// behaves as version 1 did. Each later step calls these from its own
-// menu_test.go; their messages name step 02's tasks.
+// Version 1's behaviour, checked once for every menu step: whatever else a
+// later version does, when the stock service answers in time it behaves as
+// version 1 did. Each check covers one task of step 02; newMenu returns the
+// menu under test, asking stock for its stock list.
 
 import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -18,135 +19,172 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 )
 
-// ServesTheMenu checks step 02's task 1 on a later version of the menu:
-// newMenu returns the menu under test, asking stock for its stock list.
+// ServesTheMenu checks that GET /menu answers 200 with the menu built from
+// the stock: one item per flavour, in order, available when its stock > 0.
 func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
-	t.Run("serves the menu built from the stock, in the stock's order", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := NewStock(t, fakestock.Reply{})
-			rec := Get(newMenu(stock))
+	for _, tc := range []struct{ name, stock, menu string }{
+		{"real stock", "", MenuJSON},
+		{"other stock", `{"stock":[{"id":"p","name":"Pistachio","stock":0},{"id":"m","name":"Mint","stock":1}]}`,
+			`{"menu":[{"id":"p","name":"Pistachio","available":false},{"id":"m","name":"Mint","available":true}]}`},
+		{"stock below zero", `{"stock":[{"id":"p","name":"Pistachio","stock":-1}]}`,
+			`{"menu":[{"id":"p","name":"Pistachio","available":false}]}`},
+		{"empty stock", `{"stock":[]}`, `{"menu":[]}`},
+	} {
+		if !t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				stock := NewStock(t, fakestock.Reply{Body: tc.stock})
+				rec := Get(newMenu(stock))
 
-			requireAskedOnce(t, stock, rec, "step 02, task 1: call s.stockURL with s.client")
-			require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 with the menu (step 02, task 1)", rec.Code, Body(rec))
-			assert.Equal(t, "application/json", MediaType(rec), "menu answered Content-Type %q; want JSON (step 02, task 1: answer with writeJSON)", rec.Result().Header.Get("Content-Type"))
-			assert.JSONEq(t, MenuJSON, rec.Body.String(), "menu answered the wrong menu (step 02, task 1: one item per flavour, available when its stock > 0)")
-		})
-	})
-
-	t.Run("builds the menu from what the stock service says, not from a list of its own", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := NewStock(t, fakestock.Reply{Body: `{"stock":[
-				{"id":"p","name":"Pistachio","stock":0},
-				{"id":"m","name":"Mint","stock":1}],"delay":0}`})
-			rec := Get(newMenu(stock))
-
-			require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 (step 02, task 1)", rec.Code, Body(rec))
-			assert.JSONEq(t, `{"menu":[
-				{"id":"p","name":"Pistachio","available":false},
-				{"id":"m","name":"Mint","available":true}]}`, rec.Body.String(),
-				"menu answered the wrong menu for a stock of Pistachio (0) and Mint (1) (step 02, task 1: build the menu from the decoded stock)")
-		})
-	})
-
-	t.Run("an empty stock makes an empty menu, not null", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := NewStock(t, fakestock.Reply{Body: `{"stock":[],"delay":0}`})
-			rec := Get(newMenu(stock))
-
-			require.Equal(t, http.StatusOK, rec.Code, "menu answered %d: %s; want 200 (step 02, task 1)", rec.Code, Body(rec))
-			assert.JSONEq(t, `{"menu":[]}`, rec.Body.String(), "a nil slice encodes as null (step 02, task 1: start the menu with make)")
-		})
-	})
+				requireAskedOnce(t, stock, rec)
+				require.Equal(t, http.StatusOK, rec.Code, "got %d %s, want 200 with the menu", rec.Code, Body(rec))
+				assert.Equal(t, "application/json", MediaType(rec), "got Content-Type %q, want JSON (answer with writeJSON)", rec.Result().Header.Get("Content-Type"))
+				assert.JSONEq(t, tc.menu, rec.Body.String(), "got the wrong menu (one item per flavour of the stock, available when its stock > 0; start from make: a nil slice encodes as null)")
+			})
+		}) {
+			return // the first failure says enough
+		}
+	}
 }
 
-// oneValue is the hint for a body that holds more than one JSON value.
-const oneValue = "one JSON value, then the end of the body: after Decode, dec.Token() must return io.EOF (dec.More() misses a stray } or ])"
+// oneValue is the fix for a body that holds more than one JSON value.
+const oneValue = "after Decode, dec.Token() must return io.EOF; dec.More() misses a stray }"
 
-// AnswersBadGateway checks step 02's task 2: every failure of the stock
-// service is a 502 with a JSON error; maxStockBody is the menu's limit.
+// AnswersBadGateway checks that every failure of the stock service is a 502
+// with a JSON error; maxStockBody is the menu's limit.
 func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
 	for _, tc := range []struct {
-		what  string // what the stock service does
+		name  string // what the stock service does
 		reply fakestock.Reply
-		hint  string // what to look at if the menu gets it wrong
+		fix   string
 	}{
-		{"hangs up without answering", fakestock.Reply{Drop: true}, "an error from Get; when Get fails, resp is nil, with no body to close"},
+		{"hangs up", fakestock.Reply{Drop: true}, "an error from Get; then there is no body to close"},
 		{"answers 500", fakestock.Reply{Status: http.StatusInternalServerError, Body: `{"error":"out of cones"}`}, "check resp.StatusCode"},
-		{"answers 404 with a stock list", fakestock.Reply{Status: http.StatusNotFound, Body: `{"stock":[]}`}, "check resp.StatusCode before decoding"},
-		{"sends something that is not JSON", fakestock.Reply{Body: "<html>Gateway lunch break</html>"}, "an error from Decode"},
-		{"sends half a JSON document", fakestock.Reply{Body: `{"stock":[{"id":"p"`}, "an error from Decode"},
-		{"sends JSON without a stock list", fakestock.Reply{Body: `{"flavours":[]}`}, `no "stock" field decodes to a nil list`},
-		{"sends a stock list that is not a list", fakestock.Reply{Body: `{"stock":"plenty"}`}, "an error from Decode"},
-		{"sends a flavour whose stock is not a number", fakestock.Reply{Body: `{"stock":[{"id":"p","name":"Pistachio","stock":"lots"}]}`},
-			"an error from Decode: it fills in what it can, and then reports the field of the wrong type — never ignore it"},
-		{"sends 1 MiB and 1 byte of valid JSON", fakestock.Reply{Size: maxStockBody + 1}, "read at most maxStockBody bytes: an unbounded decoder reads it all and answers 200"},
-		{"sends a second document after its JSON", fakestock.Reply{Body: `{"stock":[]}{"stock":[]}`}, oneValue},
-		{"sends a stray brace after its JSON", fakestock.Reply{Body: `{"stock":[]}}`}, oneValue},
-		{"sends a null flavour", fakestock.Reply{Body: `{"stock":[null]}`}, "null decodes, without an error, to a flavour with no id and no name: check that every flavour has both"},
-		{"sends a flavour without a name", fakestock.Reply{Body: `{"stock":[{"id":"p","stock":1}]}`}, "check that every flavour has an id and a name"},
-		{"sends a flavour without an id", fakestock.Reply{Body: `{"stock":[{"name":"Pistachio","stock":1}]}`}, "check that every flavour has an id and a name"},
+		{"answers 404 with a stock", fakestock.Reply{Status: http.StatusNotFound, Body: `{"stock":[]}`}, "check resp.StatusCode before decoding"},
+		{"not JSON", fakestock.Reply{Body: "<html>Gateway lunch break</html>"}, "an error from Decode"},
+		{"half a document", fakestock.Reply{Body: `{"stock":[{"id":"p"`}, "an error from Decode"},
+		{"no stock list", fakestock.Reply{Body: `{"flavours":[]}`}, `a missing "stock" decodes to a nil list`},
+		{"stock not a list", fakestock.Reply{Body: `{"stock":"plenty"}`}, "an error from Decode"},
+		{"stock not a number", fakestock.Reply{Body: `{"stock":[{"id":"p","name":"Pistachio","stock":"lots"}]}`}, "Decode fills in what it can, then reports the field: never ignore it"},
+		{"too large", fakestock.Reply{Size: maxStockBody + 1}, "read through http.MaxBytesReader or io.LimitReader"},
+		{"second document", fakestock.Reply{Body: `{"stock":[]}{"stock":[]}`}, oneValue},
+		{"stray brace", fakestock.Reply{Body: `{"stock":[]}}`}, oneValue},
+		{"null flavour", fakestock.Reply{Body: `{"stock":[null]}`}, "a null decodes to a flavour with no id and no name: check each flavour"},
+		{"flavour without a name", fakestock.Reply{Body: `{"stock":[{"id":"p","stock":1}]}`}, "check that each flavour has an id and a name"},
+		{"flavour without an id", fakestock.Reply{Body: `{"stock":[{"name":"Pistachio","stock":1}]}`}, "check that each flavour has an id and a name"},
 	} {
-		t.Run("answers 502 when the stock service "+tc.what, func(t *testing.T) {
+		if !t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				stock := NewStock(t, tc.reply)
 				rec := Get(newMenu(stock))
 
-				requireAskedOnce(t, stock, rec, "step 02, task 1 first: call s.stockURL with s.client")
-				assert.Equal(t, http.StatusBadGateway, rec.Code,
-					"the stock service %s; menu answered %d: %s; want 502 Bad Gateway (step 02, task 2: %s)", tc.what, rec.Code, Body(rec), tc.hint)
-				AssertJSONError(t, rec, "step 02, task 2: answer errors with writeError")
+				requireAskedOnce(t, stock, rec)
+				assert.Equal(t, http.StatusBadGateway, rec.Code, "got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
+				AssertJSONError(t, rec, "answer with writeError")
 			})
-		})
+		}) {
+			return // the first failure says enough
+		}
 	}
 
-	t.Run("accepts a body of exactly 1 MiB", func(t *testing.T) {
+	t.Run("exactly the limit", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			stock := NewStock(t, fakestock.Reply{Size: maxStockBody})
 			rec := Get(newMenu(stock))
 
-			assert.Equal(t, http.StatusOK, rec.Code,
-				"the stock service sent exactly maxStockBody bytes of valid JSON; menu answered %d: %s; want 200 (step 02, task 2: the limit is maxStockBody, not one byte less)", rec.Code, Body(rec))
+			assert.Equal(t, http.StatusOK, rec.Code, "a body of exactly maxStockBody bytes: got %d %s, want 200 (the limit is maxStockBody, not one byte less)", rec.Code, Body(rec))
 		})
 	})
 }
 
-// ClosesTheBody checks step 02's task 3: the stock's response body is closed
-// on every path; maxStockBody is the menu's limit.
-func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
+// ReadsAtMostTheLimit checks that the menu stops reading a body that is too
+// large at maxStockBody bytes, whatever follows the JSON value.
+func ReadsAtMostTheLimit(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
 	for _, tc := range []struct {
-		what  string
+		name  string
 		reply fakestock.Reply
 	}{
-		{"answered 200", fakestock.Reply{}},
-		{"answered 500", fakestock.Reply{Status: http.StatusInternalServerError}},
-		{"sent malformed JSON", fakestock.Reply{Body: "not json"}},
-		{"sent JSON without a stock list", fakestock.Reply{Body: `{"flavours":[]}`}},
-		{"sent a body that is too large", fakestock.Reply{Size: 2 * maxStockBody}},
+		{"2 MiB of JSON", fakestock.Reply{Size: 2 * maxStockBody}},
+		{"JSON then 2 MiB of junk", fakestock.Reply{Body: `{"stock":[]}` + strings.Repeat("x", 2*maxStockBody)}},
 	} {
-		t.Run("closes the body after the stock service "+tc.what, func(t *testing.T) {
+		if !t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				stock := NewStock(t, tc.reply)
+				rec := Get(newMenu(stock))
+				synctest.Wait()
+
+				require.Equal(t, http.StatusBadGateway, rec.Code, "got %d %s, want 502 (too large, or more than one JSON value)", rec.Code, Body(rec))
+				// The fake's connection is an unbuffered pipe: it finishes writing
+				// only if the menu reads it all. A body left open is task 3's business.
+				for _, call := range stock.Calls() {
+					assert.NotEqual(t, fakestock.Completed, call.Outcome,
+						"got the whole body read (%v), want reading to stop at maxStockBody (read through the limit; never drain with io.Copy(io.Discard, …))", call)
+				}
+			})
+		}) {
+			return // the first failure says enough
+		}
+	}
+}
+
+// ClosesTheBody checks that the stock's response body is closed on every
+// path; maxStockBody is the menu's limit.
+func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
+	for _, tc := range []struct {
+		name  string
+		reply fakestock.Reply
+	}{
+		{"after 200", fakestock.Reply{}},
+		{"after 500", fakestock.Reply{Status: http.StatusInternalServerError}},
+		{"after malformed JSON", fakestock.Reply{Body: "not json"}},
+		{"after no stock list", fakestock.Reply{Body: `{"flavours":[]}`}},
+		{"after too large", fakestock.Reply{Size: 2 * maxStockBody}},
+	} {
+		if !t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				stock := NewStock(t, tc.reply)
 				rec := Get(newMenu(stock))
 
-				requireAskedOnce(t, stock, rec, "step 02, task 1 first: call s.stockURL with s.client")
-				assert.Zero(t, stock.OpenBodies(),
-					"the stock service %s; menu answered %d and left the response body open; want it closed on every path (step 02, task 3: defer resp.Body.Close() right after a successful Get)",
-					tc.what, rec.Code)
+				requireAskedOnce(t, stock, rec)
+				assert.Zero(t, stock.OpenBodies(), "menu answered %d; got the response body left open, want it closed (defer resp.Body.Close() right after a successful Get)", rec.Code)
 			})
-		})
+		}) {
+			return // the first failure says enough
+		}
 	}
 }
 
+// GuardsTheStockClient checks the client that main gives the menu: a
+// redirect comes back as it is, a non-200 (502), and so do headers far
+// larger than the stock service's. newMenu returns the menu under test.
+func GuardsTheStockClient(t *testing.T, client *http.Client, newMenu func(client *http.Client, stockURL string) http.Handler) {
+	elsewhere := fakestock.New()
+	elsewhereURL, _ := fakestock.Loopback(t, elsewhere)
+	for name, stock := range map[string]http.Handler{
+		"redirect": http.RedirectHandler(elsewhereURL, http.StatusMovedPermanently),
+		"1 MB of headers": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Padding", strings.Repeat("x", 1<<20))
+			fakestock.New().ServeHTTP(w, r)
+		}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			stockURL, _ := fakestock.Loopback(t, stock)
+			t.Cleanup(client.CloseIdleConnections)
+			rec := Get(newMenu(client, stockURL))
+			assert.Equal(t, http.StatusBadGateway, rec.Code, "the stock service sent %s: got %d, want 502", name, rec.Code)
+		})
+	}
+	assert.Zero(t, elsewhere.Started(), "got requests at the redirect's target, want none: follow no redirect")
+}
+
 // requireAskedOnce stops the test unless the menu, which answered rec, sent
-// exactly one request to stock; task says what to read if it did not.
-func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder, task string) {
+// exactly one request to stock.
+func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder) {
 	t.Helper()
 	switch n := stock.Started(); n {
 	case 1:
 	case 0:
-		require.FailNow(t, fmt.Sprintf("menu answered %d: %s, and never asked the stock service; want it to ask once, with the client it was given — "+
-			"http.Get, http.DefaultClient or an http.Client of its own cannot reach the tests' stock service (%s)", rec.Code, Body(rec), task))
+		require.FailNow(t, fmt.Sprintf("menu answered %d %s without asking the stock service; want one request with the client it was given, not http.Get or http.DefaultClient", rec.Code, Body(rec)))
 	default:
-		require.FailNow(t, fmt.Sprintf("menu answered %d: %s, and asked the stock service %d times; want once (%s)", rec.Code, Body(rec), n, task))
+		require.FailNow(t, fmt.Sprintf("menu answered %d %s after asking the stock service %d times; want once", rec.Code, Body(rec), n))
 	}
 }
