@@ -41,9 +41,9 @@ const patience = 10 * time.Second
 
 // Server is a service started by Start.
 type Server struct {
-	Addr   string       // host:port it listens on
-	Client *http.Client // a client with a transport of its own, closed when the test ends
+	Addr string // host:port it listens on
 
+	client  *http.Client // with a transport of its own, closed when the test ends
 	cancel  context.CancelFunc
 	done    chan error // run's result
 	log     *logBuffer
@@ -73,7 +73,7 @@ func Start(t testing.TB, run RunFunc, args ...string) *Server {
 	}
 
 	transport := &http.Transport{}
-	s.Client = &http.Client{Transport: transport, Timeout: patience}
+	s.client = &http.Client{Transport: transport, Timeout: patience}
 	t.Cleanup(func() {
 		transport.CloseIdleConnections()
 		if err := s.Stop(); err != nil {
@@ -87,7 +87,7 @@ func Start(t testing.TB, run RunFunc, args ...string) *Server {
 // read and closed. It fails the test if the request fails.
 func (s *Server) Get(t testing.TB, path string) (*http.Response, string) {
 	t.Helper()
-	resp, err := s.Client.Get("http://" + s.Addr + path)
+	resp, err := s.client.Get("http://" + s.Addr + path)
 	if err != nil {
 		t.Fatalf("GET %s from the running service: %v; its log:\n%s", path, err, s.log)
 		return nil, ""
