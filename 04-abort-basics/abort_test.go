@@ -7,190 +7,127 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
-	"github.com/stretchr/testify/assert"
 )
 
 func TestBatch(t *testing.T) {
-	leakcheck.Check(t)
-
-	t.Run("runs every step in order with a live context and returns nil", func(t *testing.T) {
-		var ran []string
-		step := func(name string) func(context.Context) error {
-			return func(ctx context.Context) error {
-				ran = append(ran, fmt.Sprintf("%s (ctx.Err() = %v)", name, ctx.Err()))
-				return nil
-			}
-		}
-		err := Batch(context.Background(), step("weigh"), step("scoop"), step("serve"))
-		assert.NoError(t, err, "Batch(3 steps that succeed) returned an error; want nil (task 1)")
-		assert.Equal(t, []string{"weigh (ctx.Err() = <nil>)", "scoop (ctx.Err() = <nil>)", "serve (ctx.Err() = <nil>)"}, ran,
-			"steps run by Batch; want all three, in order, with a live context (task 1: call each step with the context you derived)")
-	})
-
-	t.Run("stops before the next step once the context has ended, with the context's error", func(t *testing.T) {
-		parent, abort := context.WithCancel(context.Background())
-		defer abort()
-		var ran []string
-		err := Batch(parent,
-			func(context.Context) error { ran = append(ran, "weigh"); abort(); return nil },
-			func(context.Context) error { ran = append(ran, "scoop"); return nil },
-		)
-		assert.ErrorIs(t, err, context.Canceled, "Batch's error after the parent was cancelled during step 1 (task 1: check ctx.Err() before each step)")
-		assert.Equal(t, []string{"weigh"}, ran, "steps run after the parent was cancelled during step 1; want none (task 1: check ctx.Err() before each step)")
-	})
-
-	t.Run("runs no step at all when the parent has already ended", func(t *testing.T) {
-		parent, abort := context.WithCancel(context.Background())
-		abort()
-		var ran []string
-		err := Batch(parent, func(context.Context) error { ran = append(ran, "weigh"); return nil })
-		assert.ErrorIs(t, err, context.Canceled, "Batch(cancelled parent, 1 step) (task 1: check ctx.Err() before each step)")
-		assert.Empty(t, ran, "steps run by Batch with a parent that had already ended; want none: nobody is waiting for them "+
-			"(task 1: check ctx.Err() before each step, the first one included)")
-	})
-
-	t.Run("stops at the first failing step and returns its error", func(t *testing.T) {
-		errSpilled := errors.New("spilled the cone")
-		var ran []string
-		err := Batch(context.Background(),
-			func(context.Context) error { ran = append(ran, "weigh"); return errSpilled },
-			func(context.Context) error { ran = append(ran, "scoop"); return nil },
-		)
-		assert.ErrorIs(t, err, errSpilled, "Batch's error when step 1 failed; want step 1's error (task 1)")
-		assert.Equal(t, []string{"weigh"}, ran, "steps run after step 1 failed; want none (task 1)")
-	})
-
 	errSpilled := errors.New("spilled the cone")
+	live := func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
+	cancelled := func() (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx, cancel
+	}
+	expired := func() (context.Context, context.CancelFunc) {
+		return context.WithDeadline(context.Background(), time.Unix(0, 0))
+	}
 	for _, tc := range []struct {
-		how  string
-		last error // what the only step returns
+		name   string
+		parent func() (context.Context, context.CancelFunc)
+		steps  string // a step per letter: o succeeds, f fails, a aborts the parent
+		ran    string // the steps run; ! marks one called with an ended context
+		want   error
 	}{
-		{"after its last step succeeds", nil},
-		{"after a step fails", errSpilled},
+		{"all succeed", live, "ooo", "ooo", nil},
+		{"parent aborted", live, "aoo", "a", context.Canceled},
+		{"parent already cancelled", cancelled, "o", "", context.Canceled},
+		{"parent past deadline", expired, "o", "", context.DeadlineExceeded},
+		{"step fails", live, "fo", "f", errSpilled},
 	} {
-		t.Run("cancels the steps' context "+tc.how+", so work they started stops", func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				parent, cancelParent := context.WithCancel(context.Background())
-				stopped := make(chan struct{})
-				started := false
-				err := Batch(parent, func(ctx context.Context) error {
-					started = true
-					go func() { // background work, tied to the step's context
-						<-ctx.Done()
-						close(stopped)
-					}()
-					return tc.last
-				})
-				synctest.Wait()
-				assert.Equal(t, tc.last, err, "Batch(1 step that returns %s) returned %s (task 1)", describeErr(tc.last), describeErr(err))
-				assert.True(t, started, "Batch never called its step (task 1)")
-				if started {
-					select {
-					case <-stopped:
-					default:
-						assert.Fail(t, "a step started background work with its context and returned "+describeErr(tc.last)+
-							", and the work was still running after Batch returned; want Batch to cancel the context it derived "+
-							"on every path (task 1: context.WithCancel, then defer cancel() — go vet's lostcancel check flags a path that forgets it)")
+		t.Run(tc.name, func(t *testing.T) {
+			parent, abort := tc.parent()
+			defer abort()
+			ran, last := "", context.Context(nil)
+			var steps []func(context.Context) error
+			for _, s := range tc.steps {
+				steps = append(steps, func(ctx context.Context) error {
+					last = ctx
+					if ctx.Err() != nil {
+						ran += "!"
 					}
-				}
-				assert.NoError(t, parent.Err(), "the parent context was cancelled by Batch; want only the context Batch derived cancelled (task 1)")
-				cancelParent() // lets the background work stop if Batch did not
-				if started {
-					<-stopped
-				}
-			})
+					ran += string(s)
+					switch s {
+					case 'a':
+						abort()
+					case 'f':
+						return errSpilled
+					}
+					return nil
+				})
+			}
+			err := Batch(parent, steps...)
+			if !errors.Is(err, tc.want) || ran != tc.ran {
+				t.Fatalf("Batch(%q) = %v, ran %q; want %v, ran %q (ask ctx.Err() before each step; stop at the first error)", tc.steps, err, ran, tc.want, tc.ran)
+			}
+			if last != nil && last.Err() == nil {
+				t.Errorf("the steps' context is live after Batch returned; want it cancelled (context.WithCancel, then defer cancel())")
+			}
 		})
 	}
 }
 
 func TestSleep(t *testing.T) {
-	leakcheck.Check(t)
-
-	t.Run("returns nil once the whole duration has passed", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			sleep := start(func() error { return Sleep(context.Background(), 3*time.Second) })
-			time.Sleep(3*time.Second - time.Nanosecond)
-			synctest.Wait()
-			if sleep.returned() {
-				assert.Fail(t, fmt.Sprintf("Sleep(ctx, 3s) had already returned at 3s-1ns, with error %v; want it still sleeping (task 2: wait for a timer)", sleep.got))
-			}
-			time.Sleep(time.Nanosecond)
-			synctest.Wait()
-			if assert.True(t, sleep.returned(), "Sleep(ctx, 3s) still sleeping after 3s; want it to return (task 2: wait for a timer)") {
-				assert.NoError(t, sleep.got, "Sleep(ctx, 3s) with a live context; want nil after 3s (task 2)")
-			}
-			sleep.wait(time.Hour)
-		})
-	})
-
-	t.Run("returns the context's error as soon as the context is cancelled", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
+	errClosing := errors.New("shop closing")
+	for _, tc := range []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc) // called in the bubble, at 0s
+		d    time.Duration
+		at   time.Duration // when Sleep must return
+		want error
+		fix  string
+	}{
+		{"full duration", func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) },
+			3 * time.Second, 3 * time.Second, nil, "wait for a time.Timer"},
+		{"cancelled midway", func() (context.Context, context.CancelFunc) {
 			ctx, cancel := context.WithCancelCause(context.Background())
-			defer cancel(nil)
-			sleep := start(func() error { return Sleep(ctx, 10*time.Second) })
-			time.Sleep(time.Second)
-			synctest.Wait()
-			assert.False(t, sleep.returned(), "Sleep(ctx, 10s) had already returned at 1s, with ctx still live; want it still sleeping (task 2)")
-			cancel(errors.New("shop closing")) // a reason, as task 4 will give one
-			synctest.Wait()
-			if assert.True(t, sleep.returned(), "Sleep(ctx, 10s) still sleeping right after ctx was cancelled at 1s; want it to return at once "+
-				"(task 2: select on ctx.Done() and a timer — time.Sleep cannot be interrupted)") {
-				assert.ErrorIs(t, sleep.got, context.Canceled, "Sleep's error after ctx was cancelled with a reason; want ctx.Err(), which errors.Is "+
-					"matches against context.Canceled (task 2: return ctx.Err() — context.Cause would return the reason alone)")
-			}
-			sleep.wait(time.Hour)
+			time.AfterFunc(time.Second, func() { cancel(errClosing) }) // a reason, as in task 4
+			return ctx, func() { cancel(nil) }
+		}, 10 * time.Second, time.Second, context.Canceled, "select on ctx.Done() too; return ctx.Err()"},
+		{"deadline first", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 2*time.Second)
+		},
+			10 * time.Second, 2 * time.Second, context.DeadlineExceeded, "return ctx.Err()"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := tc.ctx()
+				defer cancel()
+				done := make(chan error, 1)
+				go func() { done <- Sleep(ctx, tc.d) }()
+				if tc.at > 0 {
+					time.Sleep(tc.at - time.Nanosecond)
+					synctest.Wait()
+					select {
+					case err := <-done:
+						t.Fatalf("Sleep(ctx, %v) returned %v at %v; want it still sleeping", tc.d, err, tc.at-time.Nanosecond)
+					default:
+					}
+					time.Sleep(time.Nanosecond)
+				}
+				synctest.Wait()
+				select {
+				case err := <-done:
+					if !errors.Is(err, tc.want) {
+						t.Fatalf("Sleep(ctx, %v) = %v at %v; want %v (%s)", tc.d, err, tc.at, tc.want, tc.fix)
+					}
+				default:
+					t.Fatalf("Sleep(ctx, %v) still sleeping at %v; want it to return %v (%s)", tc.d, tc.at, tc.want, tc.fix)
+				}
+			})
 		})
-	})
+	}
 
-	t.Run("returns at once when the context has already ended", func(t *testing.T) {
+	t.Run("already cancelled", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			sleep := start(func() error { return Sleep(ctx, time.Hour) })
-			synctest.Wait()
-			if assert.True(t, sleep.returned(), "Sleep(cancelled ctx, 1h) still sleeping; want it to return at once (task 2)") {
-				assert.ErrorIs(t, sleep.got, context.Canceled, "Sleep(cancelled ctx, 1h) (task 2: return ctx.Err())")
-			}
-			sleep.wait(2 * time.Hour)
-		})
-	})
-
-	t.Run("returns the context's error, never nil, when the context has already ended, even for d <= 0", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		for _, d := range []time.Duration{0, -time.Second} {
-			const calls = 200
-			nils, wrong := 0, error(nil)
-			for range calls {
-				switch err := Sleep(ctx, d); {
-				case err == nil:
-					nils++
-				case !errors.Is(err, context.Canceled):
-					wrong = err
+			for _, d := range []time.Duration{time.Hour, 0, -time.Second} {
+				for range 100 { // a select picks at random among ready cases
+					start := time.Now()
+					if err := Sleep(ctx, d); !errors.Is(err, context.Canceled) || time.Since(start) != 0 {
+						t.Fatalf("Sleep(cancelled ctx, %v) = %v after %v; want context canceled at once (check ctx.Err() first)", d, err, time.Since(start))
+					}
 				}
 			}
-			assert.NoError(t, wrong, "Sleep(cancelled ctx, %v) returned an error that is not context.Canceled (task 2: return ctx.Err())", d)
-			assert.Zero(t, nils, "Sleep(cancelled ctx, %v) returned nil %d times in %d calls; want ctx.Err() every time "+
-				"(task 2: a timer of %v is ready at once, as ctx.Done() is, and select picks at random among ready cases — check ctx.Err() before starting the timer)", d, nils, calls, d)
-		}
-	})
-
-	t.Run("returns the deadline error when the context's deadline comes first", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			sleep := start(func() error { return Sleep(ctx, 10*time.Second) })
-			time.Sleep(2*time.Second - time.Nanosecond)
-			synctest.Wait()
-			assert.False(t, sleep.returned(), "Sleep(ctx with a 2s deadline, 10s) had already returned at 2s-1ns; want it still sleeping (task 2)")
-			time.Sleep(time.Nanosecond)
-			synctest.Wait()
-			if assert.True(t, sleep.returned(), "Sleep(ctx with a 2s deadline, 10s) still sleeping at the deadline; want it to return (task 2: ctx.Done())") {
-				assert.ErrorIs(t, sleep.got, context.DeadlineExceeded, "Sleep's error at ctx's deadline (task 2: return ctx.Err())")
-			}
-			sleep.wait(time.Hour)
 		})
 	})
 }
@@ -227,12 +164,4 @@ func ExampleSleep() {
 	// Output:
 	// live: <nil>
 	// aborted: context canceled
-}
-
-// describeErr says an error in a sentence: nil, or the error "…".
-func describeErr(err error) string {
-	if err == nil {
-		return "nil"
-	}
-	return fmt.Sprintf("the error %q", err)
 }

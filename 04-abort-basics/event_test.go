@@ -8,158 +8,139 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 )
 
 func TestOnAbort(t *testing.T) {
-	leakcheck.Check(t)
-
 	// listen registers a listener that counts its calls.
-	listen := func(t *testing.T, ctx context.Context) (calls *atomic.Int32, remove func() bool) {
+	listen := func(t *testing.T, ctx context.Context) (*atomic.Int32, func() bool) {
 		t.Helper()
-		calls = new(atomic.Int32)
-		remove = OnAbort(ctx, func() { calls.Add(1) })
-		require.NotNil(t, remove, "OnAbort returned a nil remove function (task 3: context.AfterFunc returns one)")
+		calls := new(atomic.Int32)
+		remove := OnAbort(ctx, func() { calls.Add(1) })
+		if remove == nil {
+			t.Fatal("OnAbort returned a nil remove; want AfterFunc's stop")
+		}
 		return calls, remove
 	}
 
-	t.Run("calls the listener once, in its own goroutine, when the context ends", func(t *testing.T) {
+	t.Run("once on cancel", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			calls, _ := listen(t, ctx)
 			synctest.Wait()
-			assert.Zero(t, calls.Load(), "listener calls before the context ended; want none (task 3)")
+			if n := calls.Load(); n != 0 {
+				t.Fatalf("listener called %d times before the context ended; want 0", n)
+			}
 			cancel()
 			cancel()
 			synctest.Wait()
-			assert.Equal(t, int32(1), calls.Load(), "listener calls after the context was cancelled (twice); want exactly one (task 3: context.AfterFunc)")
+			if n := calls.Load(); n != 1 {
+				t.Errorf("listener called %d times after two cancels; want 1 (context.AfterFunc)", n)
+			}
 		})
 	})
 
-	t.Run("calls the listener at once when the context has already ended", func(t *testing.T) {
+	t.Run("already ended", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			calls, _ := listen(t, ctx)
-			synctest.Wait()
-			assert.Equal(t, int32(1), calls.Load(), "listener calls for a context that had already ended; want one, at once — "+
-				"unlike a JavaScript 'abort' listener, which misses an event that has already fired (task 3)")
-		})
-	})
-
-	t.Run("returns at once, even for a context that has already ended: the listener runs in its own goroutine", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
+			var calls atomic.Int32
 			release := make(chan struct{})
-			register := start(func() func() bool { return OnAbort(ctx, func() { <-release }) }) // a listener that takes its time
+			returned := make(chan struct{})
+			go func() {
+				OnAbort(ctx, func() { calls.Add(1); <-release }) // a listener that takes its time
+				close(returned)
+			}()
 			synctest.Wait()
-			returned := register.returned()
+			n := calls.Load()
 			close(release)
-			synctest.Wait()
-			assert.True(t, returned, "OnAbort(ended ctx, listener) had not returned while its listener was still running; "+
-				"want it to return at once and leave the listener to a goroutine of its own (task 3: context.AfterFunc does both)")
+			select {
+			case <-returned:
+			default:
+				t.Fatal("OnAbort(ended ctx) blocked while its listener ran; want it to return at once (the listener runs in its own goroutine)")
+			}
+			if n != 1 {
+				t.Errorf("listener called %d times for a context that had already ended; want 1, at once (unlike JavaScript)", n)
+			}
 		})
 	})
 
-	t.Run("remove before the context ends reports true and the listener never runs", func(t *testing.T) {
+	t.Run("remove", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
-			calls, remove := listen(t, ctx)
-			assert.True(t, remove(), "remove() before the context ended; want true: it stopped the listener (task 3)")
-			assert.False(t, remove(), "a second remove(); want false: there was nothing left to stop (task 3: report whether it stopped the call)")
+			early, removeEarly := listen(t, ctx)
+			late, removeLate := listen(t, ctx)
+			first, second := removeEarly(), removeEarly()
 			cancel()
 			synctest.Wait()
-			assert.Zero(t, calls.Load(), "listener calls after it was removed and the context then ended; want none (task 3)")
+			afterRun := removeLate()
+			if !first || second || afterRun || early.Load() != 0 || late.Load() != 1 {
+				t.Errorf("remove() before cancel = %v, again %v, after the call = %v; listener calls %d and %d; want true, false, false; 0 and 1 "+
+					"(return AfterFunc's stop: it reports whether it stopped the call)", first, second, afterRun, early.Load(), late.Load())
+			}
 		})
 	})
-
-	t.Run("remove after the listener has run reports false", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			calls, remove := listen(t, ctx)
-			cancel()
-			synctest.Wait()
-			assert.False(t, remove(), "remove() after the listener had already run; want false, so the caller knows it ran "+
-				"(task 3: report whether it stopped the call — AfterFunc's stop does)")
-			assert.Equal(t, int32(1), calls.Load(), "listener calls after the context ended; want one (task 3)")
-		})
-	})
-}
-
-// This test runs in real time, outside a synctest bubble: what it looks for
-// is a goroutine still waiting for a context that has not ended, and a bubble
-// cannot end with one.
-func TestOnAbortRemoveLeavesNoGoroutine(t *testing.T) {
-	leakcheck.Check(t)
-	before := goleak.IgnoreCurrent()
-	ctx, cancel := context.WithCancel(context.Background()) // a context that lives long, like a server's
-	defer cancel()
-	remove := OnAbort(ctx, func() {})
-	require.NotNil(t, remove, "OnAbort returned a nil remove function (task 3: context.AfterFunc returns one)")
-	remove()
-	assert.NoError(t, goleak.Find(before), "a goroutine still waiting for the context after remove(); want none: on a context that lives as long as "+
-		"a server, every removed listener would hold one forever (task 3: remove must unregister the listener — context.AfterFunc's stop does)")
 }
 
 func TestThrowIfAborted(t *testing.T) {
 	errSoldOut := errors.New("pistachio sold out")
 	errClosing := errors.New("shop closing")
-
-	t.Run("returns nil while the context is live", func(t *testing.T) {
-		ctx, cancel := context.WithCancelCause(context.Background())
-		defer cancel(nil)
-		assert.NoError(t, ThrowIfAborted(ctx), "ThrowIfAborted(live ctx); want nil (task 4: ctx.Err() is nil while it is live)")
-	})
-
-	t.Run("returns context.Canceled for a plain cancel", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		err := ThrowIfAborted(ctx)
-		assert.ErrorIs(t, err, context.Canceled, "ThrowIfAborted(ctx cancelled without a reason) (task 4: ctx.Err())")
-		if err != nil {
-			assert.Equal(t, context.Canceled.Error(), err.Error(), "ThrowIfAborted(ctx cancelled without a reason); want plain %q, not the error twice "+
-				"(task 4: without a reason, context.Cause is ctx.Err() itself: return it alone)", context.Canceled.Error())
-		}
-	})
-
-	t.Run("matches both context.Canceled and the reason given to cancel", func(t *testing.T) {
-		ctx, cancel := context.WithCancelCause(context.Background())
-		cancel(errSoldOut)
-		err := ThrowIfAborted(ctx)
-		assert.ErrorIs(t, err, context.Canceled, "ThrowIfAborted(ctx cancelled with a reason) (task 4: keep ctx.Err() in the error)")
-		assert.ErrorIs(t, err, errSoldOut, "ThrowIfAborted(ctx cancelled with a reason) (task 4: read the reason with context.Cause — ctx.Err() never has it)")
-	})
-
-	t.Run("the first reason wins", func(t *testing.T) {
-		ctx, cancel := context.WithCancelCause(context.Background())
-		cancel(errSoldOut)
-		cancel(errClosing)
-		err := ThrowIfAborted(ctx)
-		assert.ErrorIs(t, err, errSoldOut, "ThrowIfAborted after cancel(sold out) then cancel(closing) (task 4: context.Cause keeps the first reason)")
-		assert.NotErrorIs(t, err, errClosing, "ThrowIfAborted after cancel(sold out) then cancel(closing) (task 4: a second cancel changes nothing)")
-	})
-
-	t.Run("a child reports the reason its parent was given", func(t *testing.T) {
-		parent, cancel := context.WithCancelCause(context.Background())
-		child, cancelChild := context.WithCancel(parent)
-		defer cancelChild()
-		cancel(errClosing)
-		assert.ErrorIs(t, ThrowIfAborted(child), errClosing, "ThrowIfAborted(child of a parent cancelled with a reason) (task 4: context.Cause)")
-	})
-
-	t.Run("a deadline with a reason matches DeadlineExceeded and the reason", func(t *testing.T) {
-		ctx, cancel := context.WithDeadlineCause(context.Background(), time.Now().Add(-time.Second), errClosing)
-		defer cancel()
-		err := ThrowIfAborted(ctx)
-		assert.ErrorIs(t, err, context.DeadlineExceeded, "ThrowIfAborted(ctx past a deadline given a reason) (task 4: keep ctx.Err() in the error)")
-		assert.ErrorIs(t, err, errClosing, "ThrowIfAborted(ctx past a deadline given a reason) (task 4: context.Cause)")
-	})
+	for _, tc := range []struct {
+		name    string
+		ctx     func() context.Context
+		is, not []error
+		msg     string // the whole message, if it matters
+	}{
+		{"live", func() context.Context { return context.Background() }, nil, nil, ""},
+		{"plain cancel", func() context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx
+		}, []error{context.Canceled}, nil, "context canceled"},
+		{"cancel with reason", func() context.Context {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(errSoldOut)
+			return ctx
+		}, []error{context.Canceled, errSoldOut}, nil, ""},
+		{"first reason wins", func() context.Context {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(errSoldOut)
+			cancel(errClosing)
+			return ctx
+		}, []error{context.Canceled, errSoldOut}, []error{errClosing}, ""},
+		{"parent's reason", func() context.Context {
+			parent, cancel := context.WithCancelCause(context.Background())
+			child, cancelChild := context.WithCancel(parent)
+			cancel(errClosing)
+			cancelChild()
+			return child
+		}, []error{context.Canceled, errClosing}, nil, ""},
+		{"deadline with reason", func() context.Context {
+			ctx, cancel := context.WithDeadlineCause(context.Background(), time.Unix(0, 0), errClosing)
+			cancel()
+			return ctx
+		}, []error{context.DeadlineExceeded, errClosing}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ThrowIfAborted(tc.ctx())
+			if tc.is == nil && err != nil {
+				t.Errorf("ThrowIfAborted(live ctx) = %v; want nil", err)
+			}
+			for _, want := range tc.is {
+				if !errors.Is(err, want) {
+					t.Fatalf("ThrowIfAborted = %v; want an error matching %v (wrap ctx.Err() and context.Cause(ctx) with two %%w)", err, want)
+				}
+			}
+			for _, not := range tc.not {
+				if errors.Is(err, not) {
+					t.Fatalf("ThrowIfAborted = %v; want no %v (the first reason wins: read context.Cause)", err, not)
+				}
+			}
+			if tc.msg != "" && err != nil && err.Error() != tc.msg {
+				t.Errorf("ThrowIfAborted = %q; want %q (without a reason, the cause is ctx.Err(): return it alone)", err, tc.msg)
+			}
+		})
+	}
 }
 
 // signal.addEventListener('abort', listener, { once: true }) is

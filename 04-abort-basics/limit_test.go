@@ -7,127 +7,94 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
-	"github.com/stretchr/testify/assert"
 )
 
-// untilDone is work that honours its context: it returns ctx.Err() when the
-// context ends, as http.Client.Do would.
-func untilDone(ctx context.Context) error {
-	<-ctx.Done()
-	return ctx.Err()
-}
-
 func TestWithinTimeout(t *testing.T) {
-	leakcheck.Check(t)
 	errSpilled := errors.New("spilled the cone")
-
-	t.Run("returns fn's result when fn finishes in time", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			err := WithinTimeout(context.Background(), 3*time.Second, func(ctx context.Context) error {
-				time.Sleep(time.Second)
-				return nil
-			})
-			assert.NoError(t, err, "WithinTimeout(3s, fn that succeeds after 1s) (task 5: return fn's error)")
-			err = WithinTimeout(context.Background(), 3*time.Second, func(ctx context.Context) error { return errSpilled })
-			assert.ErrorIs(t, err, errSpilled, "WithinTimeout(3s, fn that fails at once) (task 5: return fn's error)")
-			assert.NotErrorIs(t, err, context.DeadlineExceeded, "WithinTimeout(3s, fn that fails at once) (task 5: fn failed on its own, in time)")
-			if err != nil {
-				assert.Equal(t, errSpilled.Error(), err.Error(), "WithinTimeout(3s, fn that fails at once with %q); want fn's error as it is "+
-					"(task 5: add the reason only once the context has ended — while it is live, context.Cause is nil)", errSpilled)
-			}
-		})
-	})
-
-	t.Run("returns nil when fn succeeds, even after its context has ended", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			err := WithinTimeout(context.Background(), time.Second, func(ctx context.Context) error {
-				time.Sleep(3 * time.Second) // work that does not look at its context, and finishes
-				return nil
-			})
-			assert.NoError(t, err, "WithinTimeout(1s, fn that ignores its context and succeeds after 3s); want nil, fn's result "+
-				"(task 5: add the cause only to an error fn returned — fmt.Errorf(\"%w\", nil) is not nil)")
-		})
-	})
-
-	t.Run("ends fn's context after exactly d, with ErrTooSlow as the reason", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			parent, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			call := start(func() error { return WithinTimeout(parent, 3*time.Second, untilDone) })
-			time.Sleep(3*time.Second - time.Nanosecond)
-			synctest.Wait()
-			if call.returned() {
-				assert.Fail(t, fmt.Sprintf("WithinTimeout(3s, fn) had already returned at 3s-1ns, with error %v; want fn's context still live (task 5: context.WithTimeoutCause)", call.got))
-			}
-			time.Sleep(time.Nanosecond)
-			synctest.Wait()
-			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting at 3s; want fn's context ended (task 5: context.WithTimeoutCause)") {
-				assert.ErrorIs(t, call.got, context.DeadlineExceeded, "WithinTimeout's error at its own timeout; want it to match context.DeadlineExceeded, as fn's error does (task 5: return fn's error, with the cause added to it — not the cause alone)")
-				assert.ErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error at its own timeout (task 5: give the timeout the reason ErrTooSlow "+
-					"with context.WithTimeoutCause, and read it with context.Cause — ctx.Err() never has it)")
-			}
-			cancel()
-			call.wait(time.Hour)
-		})
-	})
-
-	t.Run("a caller who cancels is not a timeout", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			parent, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			call := start(func() error { return WithinTimeout(parent, 3*time.Second, untilDone) })
-			time.Sleep(time.Second)
-			cancel()
-			synctest.Wait()
-			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting after its parent was cancelled at 1s (task 5: derive fn's context from parent)") {
-				assert.ErrorIs(t, call.got, context.Canceled, "WithinTimeout's error after its parent was cancelled (task 5)")
-				assert.NotErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error after its parent was cancelled; the caller left, we did not time out (task 5)")
-				if call.got != nil {
-					assert.Equal(t, "context canceled", call.got.Error(), "WithinTimeout's error after its parent was cancelled without a reason, fn returning ctx.Err(); "+
-						"want plain \"context canceled\", not the error twice (task 5: the cause of a plain cancel is ctx.Err() itself — when errors.Is(err, cause), return err alone, as in task 4)")
-				}
-			}
-			call.wait(time.Hour)
-		})
-	})
-
-	t.Run("the caller's earlier deadline is not our timeout", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			parent, cancel := context.WithTimeout(context.Background(), time.Second)
-			defer cancel()
-			call := start(func() error { return WithinTimeout(parent, 3*time.Second, untilDone) })
-			time.Sleep(time.Second)
-			synctest.Wait()
-			if assert.True(t, call.returned(), "WithinTimeout(3s, fn) still waiting at its parent's 1s deadline (task 5: derive fn's context from parent)") {
-				assert.ErrorIs(t, call.got, context.DeadlineExceeded, "WithinTimeout's error at its parent's deadline (task 5)")
-				assert.NotErrorIs(t, call.got, ErrTooSlow, "WithinTimeout's error at its parent's deadline: that was the caller's deadline, not ours "+
-					"(task 5: label only your own timeout, with context.WithTimeoutCause; DeadlineExceeded alone cannot tell them apart)")
-			}
-			call.wait(time.Hour)
-		})
-	})
-
+	untilDone := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() } // as http.Client.Do would
 	for _, tc := range []struct {
-		how string
-		err error // what fn returns
+		name    string
+		parent  func() (context.Context, context.CancelFunc) // called in the bubble, at 0s
+		fn      func(ctx context.Context) error
+		at      time.Duration // when WithinTimeout must return
+		is, not []error
+		msg     string // the whole message, if it matters
+		fix     string
 	}{
-		{"succeeds", nil},
-		{"fails", errSpilled},
+		{"fn succeeds", background, func(context.Context) error { time.Sleep(time.Second); return nil },
+			time.Second, nil, nil, "", "return fn's error"},
+		{"fn fails", background, func(context.Context) error { return errSpilled },
+			0, []error{errSpilled}, []error{context.DeadlineExceeded}, errSpilled.Error(), "add a reason only once ctx has ended"},
+		{"fn succeeds late", background, func(context.Context) error { time.Sleep(5 * time.Second); return nil },
+			5 * time.Second, nil, nil, "", `fn returned nil: fmt.Errorf("%w", nil) is not nil`},
+		{"our timeout", background, untilDone,
+			3 * time.Second, []error{context.DeadlineExceeded, ErrTooSlow}, nil, "", "context.WithTimeoutCause; add context.Cause(ctx) to fn's error"},
+		{"caller cancels", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(time.Second, cancel)
+			return ctx, cancel
+		}, untilDone, time.Second, []error{context.Canceled}, []error{ErrTooSlow}, "context canceled", "derive from parent; a plain cancel's cause is ctx.Err(): don't add it twice"},
+		{"caller's deadline", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), time.Second)
+		},
+			untilDone, time.Second, []error{context.DeadlineExceeded}, []error{ErrTooSlow}, "", "label only your own timeout"},
 	} {
-		t.Run("cancels fn's context when fn "+tc.how+" early", func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				var fnCtx context.Context
-				_ = WithinTimeout(context.Background(), time.Hour, func(ctx context.Context) error { fnCtx = ctx; return tc.err })
-				if assert.NotNil(t, fnCtx, "WithinTimeout never called fn (task 5)") {
-					assert.ErrorIs(t, fnCtx.Err(), context.Canceled, "fn's context after fn %s and WithinTimeout returned; want it cancelled at once, "+
-						"not an hour later (task 5: always call cancel, on every path — defer it; it also stops the timer)", tc.how)
+				parent, cancel := tc.parent()
+				defer cancel()
+				done := make(chan error, 1)
+				go func() { done <- WithinTimeout(parent, 3*time.Second, tc.fn) }()
+				if tc.at > 0 {
+					time.Sleep(tc.at - time.Nanosecond)
+					synctest.Wait()
+					select {
+					case err := <-done:
+						t.Fatalf("WithinTimeout(3s) returned %v at %v; want it still waiting", err, tc.at-time.Nanosecond)
+					default:
+					}
+					time.Sleep(time.Nanosecond)
+				}
+				synctest.Wait()
+				var err error
+				select {
+				case err = <-done:
+				default:
+					t.Fatalf("WithinTimeout(3s) still waiting at %v; want it to return (%s)", tc.at, tc.fix)
+				}
+				if tc.is == nil && err != nil {
+					t.Fatalf("WithinTimeout(3s) = %v at %v; want nil (%s)", err, tc.at, tc.fix)
+				}
+				for _, want := range tc.is {
+					if !errors.Is(err, want) {
+						t.Fatalf("WithinTimeout(3s) = %v at %v; want an error matching %v (%s)", err, tc.at, want, tc.fix)
+					}
+				}
+				for _, not := range tc.not {
+					if errors.Is(err, not) {
+						t.Fatalf("WithinTimeout(3s) = %v at %v; want no %v (%s)", err, tc.at, not, tc.fix)
+					}
+				}
+				if tc.msg != "" && err != nil && err.Error() != tc.msg {
+					t.Errorf("WithinTimeout(3s) = %q; want %q (%s)", err, tc.msg, tc.fix)
 				}
 			})
 		})
 	}
+
+	t.Run("fn returns early", func(t *testing.T) {
+		for _, result := range []error{nil, errSpilled} {
+			var fnCtx context.Context
+			_ = WithinTimeout(context.Background(), time.Hour, func(ctx context.Context) error { fnCtx = ctx; return result })
+			if fnCtx == nil || fnCtx.Err() == nil {
+				t.Fatalf("fn returned %v: its context is live (or fn never ran); want it cancelled at once (defer cancel())", result)
+			}
+		}
+	})
 }
+
+// background is a parent with nothing to cancel, in a test's table.
+func background() (context.Context, context.CancelFunc) { return context.Background(), func() {} }
 
 // AbortSignal.timeout(ms) aborts with a TimeoutError; a user's abort() gives
 // an AbortError. In Go both show in ctx.Err() — DeadlineExceeded or Canceled,

@@ -1,0 +1,132 @@
+package abort
+
+// Guards: each test here exists to reject one particular wrong answer, named
+// in the mistake catalog (solutions/04-abort-basics/MISTAKES.md). The spec is
+// in the other test files.
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// A remove that leaves a goroutine waiting on the context: for a context
+// that lives as long as a server, one goroutine per removed listener. In real
+// time: a bubble cannot end with that goroutine in it.
+func TestOnAbortRemoveLeavesNoGoroutine(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if remove := OnAbort(ctx, func() {}); remove != nil {
+		remove()
+	}
+	if err := goleak.Find(before); err != nil {
+		t.Errorf("a goroutine still waits on the context after remove(); want none (context.AfterFunc's stop unregisters)\n%v", err)
+	}
+}
+
+// A merge that does not release what it registered on a and b when it ends.
+// To watch an opaqueContext the context package starts a goroutine, which
+// lives as long as the registration: a registration left behind shows as a
+// goroutine left behind.
+func TestMergeLeavesNoGoroutine(t *testing.T) {
+	for _, end := range []string{"own cancel", "first ends", "second ends"} {
+		t.Run(end, func(t *testing.T) {
+			before := goleak.IgnoreCurrent()
+			a, b := opaqueContext{make(chan struct{})}, opaqueContext{make(chan struct{})}
+			endA, endB := sync.OnceFunc(func() { close(a.done) }), sync.OnceFunc(func() { close(b.done) })
+			defer endA()
+			defer endB()
+			ctx, cancel := merge(t, a, b)
+			defer cancel()
+			map[string]func(){"own cancel": cancel, "first ends": endA, "second ends": endB}[end]()
+			select {
+			case <-ctx.Done():
+			case <-time.After(2 * time.Second):
+				t.Fatalf("merged context still live 2s after %s", end)
+			}
+			// Before the deferred cancel: the merge's ending, however it
+			// ends, releases the registrations.
+			if err := goleak.Find(before); err != nil {
+				t.Errorf("goroutines still watching a or b after %s; want none (call AfterFunc's stop when the merged context ends)\n%v", end, err)
+			}
+		})
+	}
+}
+
+// opaqueContext is a context the context package knows nothing about: no
+// AfterFunc method, no context of its own inside.
+type opaqueContext struct{ done chan struct{} }
+
+func (opaqueContext) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c opaqueContext) Done() <-chan struct{}     { return c.done }
+func (opaqueContext) Value(any) any               { return nil }
+func (c opaqueContext) Err() error {
+	if isClosed(c.done) {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A Do whose goroutine sends in a select with a default case: a result that
+// comes before Do waits in its select is dropped. lateWaiter makes that
+// order happen every time.
+func TestDoKeepsAnEarlyResult(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		late := &lateWaiter{Context: ctx, started: make(chan struct{}), release: make(chan struct{})}
+		v, err := Do(late, func() (string, error) {
+			close(late.started)
+			select {
+			case <-late.release:
+			case <-time.After(time.Second): // a Do that never asks for Done while fn runs
+			}
+			return "pistachio", nil
+		})
+		if v != "pistachio" || err != nil {
+			t.Errorf("Do(ctx, fn done before Do waited) = (%q, %v); want (pistachio, <nil>) "+
+				"(a buffered channel and a plain send: a select with default drops the result)", v, err)
+		}
+	})
+}
+
+// lateWaiter is a context that makes Do late to its own select: when Do asks
+// for Done, lateWaiter first lets fn return, and waits until fn's goroutine
+// has sent the result (or blocked, or given up, trying to), before it hands
+// the channel over. It relies only on what the Context interface documents.
+type lateWaiter struct {
+	context.Context
+	started chan struct{} // closed by fn when it starts
+	release chan struct{} // closed by Done: fn may return
+	busy    atomic.Bool   // synctest.Wait must never run in two goroutines at once
+}
+
+func (c *lateWaiter) Done() <-chan struct{} {
+	if c.busy.CompareAndSwap(false, true) {
+		defer c.busy.Store(false)
+		if !isClosed(c.started) {
+			synctest.Wait() // let Do's goroutine, if there is one yet, reach fn
+		}
+		if isClosed(c.started) && !isClosed(c.release) {
+			close(c.release)
+			synctest.Wait() // fn returns; its goroutine sends the result, or tries to
+		}
+	}
+	return c.Context.Done()
+}
+
+// isClosed reports, without waiting, whether ch is closed.
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
