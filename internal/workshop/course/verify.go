@@ -25,6 +25,7 @@ const (
 	CheckTODOs       = "its TODOs are in the files course.yaml lists"
 	CheckHints       = "each task has its hints, and the README shows none"
 	CheckSolution    = "its solution has no TODO left"
+	CheckOneTask     = "every top-level test is selected by exactly one task's run"
 	CheckCatalog     = "its mistake catalog names the manifest's tasks and applies"
 	CheckBuilds      = "the starter builds and vets clean"
 	CheckRed         = "the starter's tests fail by failing assertions, quickly"
@@ -44,6 +45,10 @@ type Check struct {
 	// the steps are being brought in line with it (see StrictCommands).
 	Reported []string
 }
+
+// StrictOneTask makes CheckOneTask fail rather than report; off while the
+// step authors split the tests that check several tasks.
+var StrictOneTask = false
 
 // StrictCommands makes CheckCommands fail rather than report. It is off
 // while step authors bring their READMEs to one command per task.
@@ -187,7 +192,7 @@ func Verify(ctx context.Context, root string, opt VerifyOptions) (*Report, error
 	}
 	if opt.Short {
 		for _, sr := range rep.Steps {
-			for _, name := range []string{CheckBuilds, CheckRed, CheckSelects} {
+			for _, name := range []string{CheckBuilds, CheckRed, CheckSelects, CheckOneTask} {
 				sr.add(name).Skipped = "-short skips building and running the starter; run without -short for the whole check"
 			}
 		}
@@ -284,7 +289,7 @@ func staticChecks(sr *StepReport, root string, ms *ManifestStep) ([]Task, bool) 
 // starterChecks judges a starter from its run.
 func starterChecks(ctx context.Context, g Go, sr *StepReport, tasks []Task, run *TestRun, stderr string, budget time.Duration, vet string) {
 	step := sr.Step
-	builds, red, selects := sr.add(CheckBuilds), sr.add(CheckRed), sr.add(CheckSelects)
+	builds, red, selects, one := sr.add(CheckBuilds), sr.add(CheckRed), sr.add(CheckSelects), sr.add(CheckOneTask)
 	if run.BuildFailed {
 		what := "does not build"
 		if IsVetFailure(run.BuildOutput) {
@@ -293,8 +298,13 @@ func starterChecks(ctx context.Context, g Go, sr *StepReport, tasks []Task, run 
 		builds.Problems = append(builds.Problems, fmt.Sprintf("the starter %s (go test %s ./%s) — a starter must compile and vet clean:\n%s",
 			what, vet, step.Name, indent(strings.TrimSpace(run.BuildOutput))))
 		red.Skipped = "the starter does not build"
-		selects.Skipped = red.Skipped
+		selects.Skipped, one.Skipped = red.Skipped, red.Skipped
 		return
+	}
+	if out, errOut, err := g.Run(ctx, "test", "-list", ".", "-vet=off", "./"+step.Name); err != nil {
+		one.Problems = append(one.Problems, fmt.Sprintf("go test -list . ./%s: %v\n%s", step.Name, err, indent(strings.TrimSpace(out+errOut))))
+	} else {
+		one.fail(StrictOneTask, SelectionProblems(tasks, strings.Split(strings.TrimSpace(out), "\n"))...)
 	}
 	if err := StarterProblem(*run, budget); err != nil {
 		red.Problems = append(red.Problems, fmt.Sprintf("go test ./%s: %v%s", step.Name, err, quoteStderr(stderr)))
