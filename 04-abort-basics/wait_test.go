@@ -54,13 +54,13 @@ func TestDo(t *testing.T) {
 
 	t.Run("already ended", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
+			ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+			defer cancel()
 			var called atomic.Bool
 			v, err := Do(ctx, func() (string, error) { called.Store(true); return "pistachio", nil })
 			synctest.Wait()
-			if v != "" || !errors.Is(err, context.Canceled) || called.Load() {
-				t.Errorf("Do(cancelled ctx) = (%q, %v), fn called: %v; want (\"\", context canceled), false (check ctx.Err() first)", v, err, called.Load())
+			if v != "" || !errors.Is(err, context.DeadlineExceeded) || called.Load() {
+				t.Errorf("Do(ctx past its deadline) = (%q, %v), fn called: %v; want (\"\", %v), false (return ctx.Err() first)", v, err, called.Load(), context.DeadlineExceeded)
 			}
 		})
 	})

@@ -118,8 +118,8 @@ func TestSleep(t *testing.T) {
 
 	t.Run("already cancelled", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(errClosing)
 			for _, d := range []time.Duration{time.Hour, 0, -time.Second} {
 				for range 100 { // a select picks at random among ready cases
 					start := time.Now()
