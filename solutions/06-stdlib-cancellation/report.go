@@ -25,7 +25,7 @@ type Generator struct {
 // With a Grace of 0 or less it runs nothing and returns an error.
 //
 // If ctx ends first, Run asks the program to stop — SIGTERM on Unix; on
-// Windows, where one process cannot send another SIGTERM, it is killed at
+// Windows, where os.Process.Signal can send only os.Kill, it is killed at
 // once — and gives it g.Grace to clean up and exit before it kills it. It
 // returns what the program wrote, up to the end, and an error that wraps
 // context.Cause(ctx).
@@ -34,7 +34,8 @@ type Generator struct {
 // exited or ctx has ended, even when a process the program started (a
 // grandchild) still holds the output open. When it stops waiting after a
 // clean exit, the output may be incomplete: Run returns what it read and an
-// error that wraps exec.ErrWaitDelay.
+// error that wraps exec.ErrWaitDelay. (If ctx ends during that wait, the
+// error wraps only context.Cause(ctx): the output may be cut short then too.)
 //
 // If the program fails on its own (ctx still live), the error wraps its
 // *exec.ExitError.

@@ -47,7 +47,9 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	// Ctrl-C in a terminal; SIGTERM is what kill, systemd, Docker and
 	// Kubernetes send. On Windows, os/signal delivers Ctrl-C and Ctrl-Break
 	// as os.Interrupt, and the console's close, logoff and shutdown events as
-	// syscall.SIGTERM: the same two signals cover both.
+	// syscall.SIGTERM: the same two signals cover both. After those three
+	// events Windows ends the process soon anyway ("the process will still get
+	// terminated unless it exits", os/signal's doc): the grace may not run out.
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
