@@ -86,12 +86,10 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 func (s *menuService) fetchStock() ([]flavour, error) {
 	// TODO(task 1): GET s.stockURL with s.client (http.Client.Get) and decode
 	// the JSON body into a stockResponse (json.NewDecoder(…).Decode).
-	// TODO(task 2): return an error, wrapped with fmt.Errorf and %w, when the
-	// call fails, when the status is not 200 OK, when the body is not exactly
-	// one JSON value (Decode reads one and stops: see Decoder.Token), has no
-	// "stock" list or a flavour without an id or a name, and when the body is
-	// larger than maxStockBody (read it through http.MaxBytesReader or
-	// io.LimitReader).
+	// TODO(task 2): return an error, wrapped with fmt.Errorf and %w, for each
+	// failure of the README's task 2: the call, a status other than 200, a
+	// body that is not the one JSON value we expect (json.Decoder's Decode,
+	// then Token), and a body over maxStockBody (http.MaxBytesReader).
 	// TODO(task 3): close the response body on every path once Get has
 	// succeeded (resp.Body.Close, with defer).
 	return nil, errNotImplemented
