@@ -88,7 +88,7 @@ func (a *app) hint(ctx context.Context, args []string) int {
 // when every task passes.
 func (a *app) nextTask(ctx context.Context, step course.Step, tasks []course.Task) (*course.Task, *course.StepStatus, error) {
 	if len(tasks) == 0 {
-		return nil, nil, fmt.Errorf("%s has no tasks in its README.md", step.Name)
+		return nil, nil, fmt.Errorf("%s has no tasks in %s", step.Name, course.ManifestFile)
 	}
 	sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
 	if err != nil {

@@ -61,7 +61,7 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 	w := a.stdout
 	tasks, err := step.ReadTasks()
 	if err != nil {
-		fmt.Fprintf(w, "Next: %s — its README.md: %v\n", step.Name, err)
+		fmt.Fprintf(w, "Next: %s — its tasks: %v\n", step.Name, err)
 		return
 	}
 	if st.Problem != "" {

@@ -321,7 +321,7 @@ func judge(ctx context.Context, g Go, step Step, st *StepStatus, run *TestRun, s
 	st.Run = run
 	tasks, err := step.ReadTasks()
 	if err != nil {
-		st.Problem = "README.md: " + err.Error()
+		st.Problem = err.Error()
 		return
 	}
 	st.Problem = RunProblem(run, stderr)
