@@ -138,6 +138,7 @@ func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxSto
 		{"after malformed JSON", fakestock.Reply{Body: "not json"}},
 		{"after no stock list", fakestock.Reply{Body: `{"flavours":[]}`}},
 		{"after too large", fakestock.Reply{Size: 2 * maxStockBody}},
+		{"after a hang-up", fakestock.Reply{Drop: true}},
 	} {
 		if !t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -145,6 +146,7 @@ func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxSto
 				rec := Get(newMenu(stock))
 
 				requireAskedOnce(t, stock, rec)
+				require.NotContains(t, rec.Body.String(), "PANIC", "got %s, want no panic (when Get fails, there is no body to close)", Body(rec))
 				assert.Zero(t, stock.OpenBodies(), "menu answered %d; got the response body left open, want it closed (defer resp.Body.Close() right after a successful Get)", rec.Code)
 			})
 		}) {
@@ -183,8 +185,8 @@ func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder
 	switch n := stock.Started(); n {
 	case 1:
 	case 0:
-		require.FailNow(t, fmt.Sprintf("menu answered %d %s without asking the stock service; want one request with the client it was given, not http.Get or http.DefaultClient", rec.Code, Body(rec)))
+		require.FailNow(t, fmt.Sprintf("got %d %s and no request to the stock service, want one, with the menu's client (http.Get and http.DefaultClient cannot reach the tests' stock service)", rec.Code, Body(rec)))
 	default:
-		require.FailNow(t, fmt.Sprintf("menu answered %d %s after asking the stock service %d times; want once", rec.Code, Body(rec), n))
+		require.FailNow(t, fmt.Sprintf("got %d %s after %d requests to the stock service, want one", rec.Code, Body(rec), n))
 	}
 }
