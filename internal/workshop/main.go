@@ -8,7 +8,7 @@
 //	go tool workshop hint [STEP] [TASK] [-all]  # one more hint each time
 //	go tool workshop reset [-y] [-from REF] STEP  # the step's starter files back, from git
 //	go tool workshop mistakes [STEP] [TASK]  # a green task's wrong answers, and what its tests say to each
-//	go tool workshop verify [-short | -mistakes-only]  # the integrity check, every solution's tests, the mistake catalogs
+//	go tool workshop verify [-short | -mistakes-only [STEP…]]  # the integrity check, every solution's tests, the mistake catalogs
 //	go tool workshop load          # the load-test lab
 //
 // A step is named by its number (05, 5), its folder (05-menu-v3) or a path
@@ -92,7 +92,7 @@ const usage = `go tool workshop: the workshop's runner
   go tool workshop mistakes [STEP] [TASK]  once a task is green: the wrong answers its tests reject,
                                         each with its diff and the message the tests give it
   go tool workshop verify [-short]      for instructors: the integrity check, every solution, and
-                                        the proof of every mistake catalog (-mistakes-only: that alone)
+                                        the proof of every mistake catalog (-mistakes-only [STEP…]: that alone)
   go tool workshop load                 the load-test lab
 
 STEP is a number (05, 5), a folder (05-menu-v3) or a path to one (../05-menu-v3); without one,

@@ -33,3 +33,17 @@ func TestMistakes(t *testing.T) {
 	assert.Contains(t, stdout.String(), "No task of 02-unsolved is green yet", "says so")
 	assert.Equal(t, exitUsage, a.mistakes(ctx(t), []string{"02", "9"}), "a task that does not exist")
 }
+
+// verify -mistakes-only proves the catalogs alone, of the steps named.
+func TestVerifyMistakesOnly(t *testing.T) {
+	t.Parallel()
+	a, stdout, stderr := testApp(t, fixture(t), "")
+	assert.Equal(t, exitRed, a.verify(ctx(t), []string{"-mistakes-only", "02"}), "a catalog with an entry the tests accept")
+	out := stdout.String()
+	assert.Contains(t, out, "✗ solutions/02-unsolved/MISTAKES.md: 1 of 3 entries are bad", "the bad entry counted")
+	assert.Contains(t, out, `02-unsolved, task 1, "Shifts left": ACCEPTED`, "and named")
+	assert.NotContains(t, out, "01-solved", "only the step named")
+	assert.NotContains(t, out, "a fair exercise", "no other check")
+	assert.Contains(t, stderr.String(), "[3/3] ", "progress, mutant by mutant")
+	assert.Equal(t, exitUsage, a.verify(ctx(t), []string{"02"}), "a step without -mistakes-only")
+}

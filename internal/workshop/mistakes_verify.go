@@ -17,9 +17,9 @@ const mutantsAtOnce = 2
 // catalog, or a task with fewer than course.MinMistakes entries, is
 // reported (a failure once course.StrictCatalogCount is on); a bad entry
 // fails.
-func (a *app) verifyMistakes(ctx context.Context, g course.Go) bool {
+func (a *app) verifyMistakes(ctx context.Context, g course.Go, steps []course.Step) bool {
 	total := 0
-	for _, s := range a.steps {
+	for _, s := range steps {
 		if entries, _, err := course.ReadCatalog(a.root, s); err == nil {
 			total += len(entries)
 		}
@@ -27,7 +27,7 @@ func (a *app) verifyMistakes(ctx context.Context, g course.Go) bool {
 	a.progress(fmt.Sprintf("the mistake catalogs: %d entries, each a go test -overlay run of its task, %d at a time", total, mutantsAtOnce))
 	start := time.Now()
 	n := 0
-	cats, err := course.ProveCatalogs(ctx, g, a.root, a.steps, mutantsAtOnce, func(v course.Verdict) {
+	cats, err := course.ProveCatalogs(ctx, g, a.root, steps, mutantsAtOnce, func(v course.Verdict) {
 		n++
 		a.progress(fmt.Sprintf("[%d/%d] %s", n, total, v.Line()))
 	})

@@ -17,12 +17,23 @@ import (
 // catalogs (CI's stage for them).
 func (a *app) verify(ctx context.Context, args []string) int {
 	flags, pos, err := splitFlags(args, []string{"short", "mistakes-only"}, nil)
-	if err != nil || len(pos) > 0 || (flags["short"] != "" && flags["mistakes-only"] != "") {
-		return a.usageError("usage: go tool workshop verify [-short | -mistakes-only]  (-short: only what needs no build; -mistakes-only: only the mistake catalogs' proof)")
+	if err != nil || (len(pos) > 0 && flags["mistakes-only"] == "") || (flags["short"] != "" && flags["mistakes-only"] != "") {
+		return a.usageError("usage: go tool workshop verify [-short | -mistakes-only [STEP…]]  (-short: only what needs no build; -mistakes-only: only the mistake catalogs' proof, of every step or of those named)")
 	}
 	start := time.Now()
 	if flags["mistakes-only"] != "" {
-		return a.verdict(a.verifyMistakes(ctx, a.g), start)
+		steps := a.steps
+		if len(pos) > 0 {
+			steps = nil
+			for _, arg := range pos {
+				step, err := a.stepArg(ctx, arg)
+				if err != nil {
+					return a.usageError("%v", err)
+				}
+				steps = append(steps, step)
+			}
+		}
+		return a.verdict(a.verifyMistakes(ctx, a.g, steps), start)
 	}
 	g := a.g
 	g.Log = func(cmd string, took time.Duration) { fmt.Fprintf(a.stderr, "    %s (%.1fs)\n", cmd, took.Seconds()) }
@@ -59,7 +70,7 @@ func (a *app) verify(ctx context.Context, args []string) int {
 		if !a.verifySolutions(ctx, g) {
 			ok = false
 		}
-		if !a.verifyMistakes(ctx, a.g) {
+		if !a.verifyMistakes(ctx, a.g, a.steps) {
 			ok = false
 		}
 	}
