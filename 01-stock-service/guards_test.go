@@ -1,7 +1,7 @@
 package main
 
-// Guards: checks that each reject one particular wrong answer, apart from
-// the spec. The wrong answers are in ../solutions/01-stock-service/MISTAKES.md.
+// Guards: checks that each reject one particular wrong answer (see
+// MISTAKES.md in ../solutions/01-stock-service), apart from the spec.
 
 import (
 	"cmp"
@@ -12,14 +12,12 @@ import (
 )
 
 // TestDelayConcurrentDraws rejects a *rand.Rand shared by every request
-// without a lock (task 2). go test -race reports it; plain go test sees its
-// symptom: two goroutines that read the generator's state at the same moment
-// draw the same delay, while over [0, 2⁶²) a repeat by chance is a
-// one-in-a-billion event. A generator of whole milliseconds (also right) has
-// far fewer delays and repeats one by chance over millions of draws: for it,
-// only a delay drawn twice by batches that ran at the same time counts. To
-// look at millions of draws in little memory, the test keeps one delay in 64:
-// a repeated delay is kept twice, or not at all.
+// without a lock (task 2). go test -race reports it; plain go test sees two
+// goroutines that read the generator's state at once draw the same delay,
+// which over [0, 2⁶²) is otherwise a one-in-a-billion event. A generator of
+// whole milliseconds (also right) repeats by chance over millions of draws:
+// for it only repeats from batches that ran at the same time count. To look
+// at millions of draws in little memory it keeps one delay in 64 (by value).
 func TestDelayConcurrentDraws(t *testing.T) {
 	const maxDelay = time.Duration(1 << 62)
 	const goroutines, window = 4, 40 * time.Millisecond
@@ -47,7 +45,7 @@ func TestDelayConcurrentDraws(t *testing.T) {
 		d        time.Duration
 		g, batch int // which goroutine drew it, in which of its batches
 	}
-	for range 3 { // a race shows only when the goroutines run at once, on cores of their own
+	for range 6 { // a race shows only when the goroutines run at once, on cores of their own
 		draw := uniformDelay(maxDelay)
 		keep := make([][]kept, goroutines)
 		batches := make([][]batch, goroutines)

@@ -61,7 +61,7 @@ func newStockService(delay func() time.Duration, log *slog.Logger) *stockService
 func (s *stockService) handler() http.Handler {
 	mux := http.NewServeMux()
 	// TODO(task 1): answer GET only, and let the mux refuse other methods with
-	// 405: put the method in the pattern, as for /debug/vars. See net/http ServeMux.
+	// 405. See net/http ServeMux, its patterns.
 	mux.HandleFunc("/stock", s.handleStock)
 	mux.HandleFunc("GET /debug/vars", s.handleVars)
 	return mux
