@@ -68,49 +68,23 @@ func TestBatch(t *testing.T) {
 func TestSleep(t *testing.T) {
 	errClosing := errors.New("shop closing")
 	for _, tc := range []struct {
-		name string
-		ctx  func() (context.Context, context.CancelFunc) // called in the bubble, at 0s
-		d    time.Duration
-		at   time.Duration // when Sleep must return
-		want error
-		fix  string
+		name                string
+		d, deadline, cancel time.Duration // ctx's deadline; when it is cancelled, with a reason (0: never)
+		at                  time.Duration // when Sleep must return
+		want                error
+		fix                 string
 	}{
-		{"full duration", func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) },
-			3 * time.Second, 3 * time.Second, nil, "wait for a time.Timer"},
-		{"cancelled midway", func() (context.Context, context.CancelFunc) {
-			ctx, cancel := context.WithCancelCause(context.Background())
-			time.AfterFunc(time.Second, func() { cancel(errClosing) }) // a reason, as in task 4
-			return ctx, func() { cancel(nil) }
-		}, 10 * time.Second, time.Second, context.Canceled, "select on ctx.Done() too; return ctx.Err()"},
-		{"deadline first", func() (context.Context, context.CancelFunc) {
-			return context.WithTimeout(context.Background(), 2*time.Second)
-		},
-			10 * time.Second, 2 * time.Second, context.DeadlineExceeded, "return ctx.Err()"},
+		{"full duration", 3 * time.Second, time.Hour, 0, 3 * time.Second, nil, "wait for a time.Timer"},
+		{"cancelled midway", 10 * time.Second, time.Hour, time.Second, time.Second, context.Canceled, "select on ctx.Done() too; return ctx.Err()"},
+		{"deadline first", 10 * time.Second, 2 * time.Second, 0, 2 * time.Second, context.DeadlineExceeded, "return ctx.Err()"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				ctx, cancel := tc.ctx()
+				ctx, cancel := newCtx(tc.deadline, tc.cancel, errClosing)
 				defer cancel()
-				done := make(chan error, 1)
-				go func() { done <- Sleep(ctx, tc.d) }()
-				if tc.at > 0 {
-					time.Sleep(tc.at - time.Nanosecond)
-					synctest.Wait()
-					select {
-					case err := <-done:
-						t.Fatalf("Sleep(ctx, %v) returned %v at %v; want it still sleeping", tc.d, err, tc.at-time.Nanosecond)
-					default:
-					}
-					time.Sleep(time.Nanosecond)
-				}
-				synctest.Wait()
-				select {
-				case err := <-done:
-					if !errors.Is(err, tc.want) {
-						t.Fatalf("Sleep(ctx, %v) = %v at %v; want %v (%s)", tc.d, err, tc.at, tc.want, tc.fix)
-					}
-				default:
-					t.Fatalf("Sleep(ctx, %v) still sleeping at %v; want it to return %v (%s)", tc.d, tc.at, tc.want, tc.fix)
+				what := fmt.Sprintf("Sleep(ctx, %v)", tc.d)
+				if err := returnsAt(t, what, tc.at, tc.fix, func() error { return Sleep(ctx, tc.d) }); !errors.Is(err, tc.want) {
+					t.Fatalf("%s = %v at %v; want %v (%s)", what, err, tc.at, tc.want, tc.fix)
 				}
 			})
 		})

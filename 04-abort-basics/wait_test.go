@@ -27,27 +27,13 @@ func TestDo(t *testing.T) {
 
 	t.Run("waits while live", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			done := make(chan string, 1)
-			go func() {
-				v, _ := Do(context.Background(), func() (string, error) { time.Sleep(3 * time.Second); return "pistachio", nil })
-				done <- v
-			}()
-			time.Sleep(3*time.Second - time.Nanosecond)
-			synctest.Wait()
-			select {
-			case v := <-done:
-				t.Fatalf("Do(live ctx, fn taking 3s) = %q at 3s-1ns; want it still waiting for fn", v)
-			default:
-			}
-			time.Sleep(time.Nanosecond)
-			synctest.Wait()
-			select {
-			case v := <-done:
-				if v != "pistachio" {
-					t.Errorf("Do(live ctx, fn taking 3s) = %q; want pistachio", v)
-				}
-			default:
-				t.Errorf("Do(live ctx, fn taking 3s) still waiting at 3s; want fn's result")
+			const want = `("pistachio", <nil>)`
+			got := returnsAt(t, "Do(live ctx, fn taking 3s)", 3*time.Second, "wait for fn's result", func() string {
+				v, err := Do(context.Background(), func() (string, error) { time.Sleep(3 * time.Second); return "pistachio", nil })
+				return fmt.Sprintf("(%q, %v)", v, err)
+			})
+			if got != want {
+				t.Errorf("Do(live ctx, fn taking 3s) = %s; want %s", got, want)
 			}
 		})
 	})

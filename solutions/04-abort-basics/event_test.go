@@ -85,44 +85,35 @@ func TestOnAbort(t *testing.T) {
 func TestThrowIfAborted(t *testing.T) {
 	errSoldOut := errors.New("pistachio sold out")
 	errClosing := errors.New("shop closing")
+	bg := context.Background()
+	plain, cancelPlain := context.WithCancel(bg)
+	cancelPlain()
+	reason, cancelReason := context.WithCancelCause(bg)
+	cancelReason(errSoldOut)
+	twice, cancelTwice := context.WithCancelCause(bg)
+	cancelTwice(errSoldOut)
+	cancelTwice(errClosing)
+	parent, cancelParent := context.WithCancelCause(bg)
+	child, cancelChild := context.WithCancel(parent)
+	defer cancelChild()
+	cancelParent(errClosing)
+	deadline, cancelDeadline := context.WithDeadlineCause(bg, time.Unix(0, 0), errClosing)
+	defer cancelDeadline()
 	for _, tc := range []struct {
 		name    string
-		ctx     func() context.Context
+		ctx     context.Context
 		is, not []error
 		msg     string // the whole message, if it matters
 	}{
-		{"live", func() context.Context { return context.Background() }, nil, nil, ""},
-		{"plain cancel", func() context.Context {
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
-			return ctx
-		}, []error{context.Canceled}, nil, "context canceled"},
-		{"cancel with reason", func() context.Context {
-			ctx, cancel := context.WithCancelCause(context.Background())
-			cancel(errSoldOut)
-			return ctx
-		}, []error{context.Canceled, errSoldOut}, nil, ""},
-		{"first reason wins", func() context.Context {
-			ctx, cancel := context.WithCancelCause(context.Background())
-			cancel(errSoldOut)
-			cancel(errClosing)
-			return ctx
-		}, []error{context.Canceled, errSoldOut}, []error{errClosing}, ""},
-		{"parent's reason", func() context.Context {
-			parent, cancel := context.WithCancelCause(context.Background())
-			child, cancelChild := context.WithCancel(parent)
-			cancel(errClosing)
-			cancelChild()
-			return child
-		}, []error{context.Canceled, errClosing}, nil, ""},
-		{"deadline with reason", func() context.Context {
-			ctx, cancel := context.WithDeadlineCause(context.Background(), time.Unix(0, 0), errClosing)
-			cancel()
-			return ctx
-		}, []error{context.DeadlineExceeded, errClosing}, nil, ""},
+		{"live", bg, nil, nil, ""},
+		{"plain cancel", plain, []error{context.Canceled}, nil, "context canceled"},
+		{"cancel with reason", reason, []error{context.Canceled, errSoldOut}, nil, ""},
+		{"first reason wins", twice, []error{context.Canceled, errSoldOut}, []error{errClosing}, ""},
+		{"parent's reason", child, []error{context.Canceled, errClosing}, nil, ""},
+		{"deadline with reason", deadline, []error{context.DeadlineExceeded, errClosing}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ThrowIfAborted(tc.ctx())
+			err := ThrowIfAborted(tc.ctx)
 			if tc.is == nil && err != nil {
 				t.Errorf("ThrowIfAborted(live ctx) = %v; want nil", err)
 			}

@@ -13,55 +13,32 @@ func TestWithinTimeout(t *testing.T) {
 	errSpilled := errors.New("spilled the cone")
 	untilDone := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() } // as http.Client.Do would
 	for _, tc := range []struct {
-		name    string
-		parent  func() (context.Context, context.CancelFunc) // called in the bubble, at 0s
-		fn      func(ctx context.Context) error
-		at      time.Duration // when WithinTimeout must return
-		is, not []error
-		msg     string // the whole message, if it matters
-		fix     string
+		name             string
+		deadline, cancel time.Duration // parent's deadline; when it is cancelled (0: never)
+		fn               func(ctx context.Context) error
+		at               time.Duration // when WithinTimeout must return
+		is, not          []error
+		msg              string // the whole message, if it matters
+		fix              string
 	}{
-		{"fn succeeds", background, func(context.Context) error { time.Sleep(time.Second); return nil },
+		{"fn succeeds", time.Hour, 0, func(context.Context) error { time.Sleep(time.Second); return nil },
 			time.Second, nil, nil, "", "return fn's error"},
-		{"fn fails", background, func(context.Context) error { return errSpilled },
+		{"fn fails", time.Hour, 0, func(context.Context) error { return errSpilled },
 			0, []error{errSpilled}, []error{context.DeadlineExceeded}, errSpilled.Error(), "add a reason only once ctx has ended"},
-		{"fn succeeds late", background, func(context.Context) error { time.Sleep(5 * time.Second); return nil },
+		{"fn succeeds late", time.Hour, 0, func(context.Context) error { time.Sleep(5 * time.Second); return nil },
 			5 * time.Second, nil, nil, "", `fn returned nil: fmt.Errorf("%w", nil) is not nil`},
-		{"our timeout", background, untilDone,
+		{"our timeout", time.Hour, 0, untilDone,
 			3 * time.Second, []error{context.DeadlineExceeded, ErrTooSlow}, nil, "", "context.WithTimeoutCause; add context.Cause(ctx) to fn's error"},
-		{"caller cancels", func() (context.Context, context.CancelFunc) {
-			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(time.Second, cancel)
-			return ctx, cancel
-		}, untilDone, time.Second, []error{context.Canceled}, []error{ErrTooSlow}, "context canceled", "derive from parent; a plain cancel's cause is ctx.Err(): don't add it twice"},
-		{"caller's deadline", func() (context.Context, context.CancelFunc) {
-			return context.WithTimeout(context.Background(), time.Second)
-		},
-			untilDone, time.Second, []error{context.DeadlineExceeded}, []error{ErrTooSlow}, "", "label only your own timeout"},
+		{"caller cancels", time.Hour, time.Second, untilDone,
+			time.Second, []error{context.Canceled}, []error{ErrTooSlow}, "context canceled", "derive from parent; a plain cancel's cause is ctx.Err(): don't add it twice"},
+		{"caller's deadline", time.Second, 0, untilDone,
+			time.Second, []error{context.DeadlineExceeded}, []error{ErrTooSlow}, "", "label only your own timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				parent, cancel := tc.parent()
+				parent, cancel := newCtx(tc.deadline, tc.cancel, nil)
 				defer cancel()
-				done := make(chan error, 1)
-				go func() { done <- WithinTimeout(parent, 3*time.Second, tc.fn) }()
-				if tc.at > 0 {
-					time.Sleep(tc.at - time.Nanosecond)
-					synctest.Wait()
-					select {
-					case err := <-done:
-						t.Fatalf("WithinTimeout(3s) returned %v at %v; want it still waiting", err, tc.at-time.Nanosecond)
-					default:
-					}
-					time.Sleep(time.Nanosecond)
-				}
-				synctest.Wait()
-				var err error
-				select {
-				case err = <-done:
-				default:
-					t.Fatalf("WithinTimeout(3s) still waiting at %v; want it to return (%s)", tc.at, tc.fix)
-				}
+				err := returnsAt(t, "WithinTimeout(3s)", tc.at, tc.fix, func() error { return WithinTimeout(parent, 3*time.Second, tc.fn) })
 				if tc.is == nil && err != nil {
 					t.Fatalf("WithinTimeout(3s) = %v at %v; want nil (%s)", err, tc.at, tc.fix)
 				}
@@ -92,9 +69,6 @@ func TestWithinTimeout(t *testing.T) {
 		}
 	})
 }
-
-// background is a parent with nothing to cancel, in a test's table.
-func background() (context.Context, context.CancelFunc) { return context.Background(), func() {} }
 
 // AbortSignal.timeout(ms) aborts with a TimeoutError; a user's abort() gives
 // an AbortError. In Go both show in ctx.Err() — DeadlineExceeded or Canceled,

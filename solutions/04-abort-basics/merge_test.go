@@ -52,13 +52,10 @@ func TestMerge(t *testing.T) {
 			defer cancelB()
 			ctx, cancel := merge(t, a, b)
 			defer cancel()
-			time.Sleep(2*time.Second - time.Nanosecond)
-			synctest.Wait()
-			before := ctx.Err()
-			time.Sleep(time.Nanosecond)
-			synctest.Wait()
-			if after := context.Cause(ctx); before != nil || !errors.Is(after, context.DeadlineExceeded) {
-				t.Errorf("merging deadlines of 5s and 2s: %v at 2s-1ns, %v at 2s; want <nil>, %v", before, after, context.DeadlineExceeded)
+			what := "merged context, deadlines 5s and 2s,"
+			cause := returnsAt(t, what, 2*time.Second, "AfterFunc on b", func() error { <-ctx.Done(); return context.Cause(ctx) })
+			if !errors.Is(cause, context.DeadlineExceeded) {
+				t.Errorf("%s ended with %v; want %v", what, cause, context.DeadlineExceeded)
 			}
 		})
 	})

@@ -1,0 +1,46 @@
+package abort
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// returnsAt runs f in a goroutine of the synctest bubble and returns what f
+// returned, after checking in virtual time that it returned exactly at: not
+// at at-1ns, and no later than at. Otherwise it fails t, saying fix.
+func returnsAt[T any](t *testing.T, what string, at time.Duration, fix string, f func() T) T {
+	t.Helper()
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	if at > 0 {
+		time.Sleep(at - time.Nanosecond)
+		synctest.Wait()
+		select {
+		case v := <-done:
+			t.Fatalf("%s returned %v at %v; want it still waiting", what, v, at-time.Nanosecond)
+		default:
+		}
+		time.Sleep(time.Nanosecond)
+	}
+	synctest.Wait()
+	select {
+	case v := <-done:
+		return v
+	default:
+		t.Fatalf("%s still waiting at %v; want it to return (%s)", what, at, fix)
+		panic("unreachable")
+	}
+}
+
+// newCtx returns, in a synctest bubble, a context with a deadline d from now,
+// cancelled with reason at cancelAt (0: never).
+func newCtx(d, cancelAt time.Duration, reason error) (context.Context, context.CancelFunc) {
+	ctx, cancelDeadline := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithCancelCause(ctx)
+	if cancelAt > 0 {
+		time.AfterFunc(cancelAt, func() { cancel(reason) })
+	}
+	return ctx, func() { cancel(nil); cancelDeadline() }
+}
