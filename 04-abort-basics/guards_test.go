@@ -25,8 +25,8 @@ func TestOnAbortRemoveLeavesNoGoroutine(t *testing.T) {
 	if remove := OnAbort(ctx, func() {}); remove != nil {
 		remove()
 	}
-	if err := goleak.Find(before); err != nil {
-		t.Errorf("a goroutine still waits on the context after remove(); want none (context.AfterFunc's stop unregisters)\n%v", err)
+	if g := leaked(before); g != "" {
+		t.Errorf("after remove(): %s; want no goroutine left (context.AfterFunc's stop unregisters)", g)
 	}
 }
 
@@ -52,8 +52,8 @@ func TestMergeLeavesNoGoroutine(t *testing.T) {
 			}
 			// Before the deferred cancel: the merge's ending, however it
 			// ends, releases the registrations.
-			if err := goleak.Find(before); err != nil {
-				t.Errorf("goroutines still watching a or b after %s; want none (call AfterFunc's stop when the merged context ends)\n%v", end, err)
+			if g := leaked(before); g != "" {
+				t.Errorf("after %s: %s; want none left watching a or b (call AfterFunc's stop when the merged context ends)", end, g)
 			}
 		})
 	}

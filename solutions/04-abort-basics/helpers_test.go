@@ -2,9 +2,12 @@ package abort
 
 import (
 	"context"
+	"regexp"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // returnsAt runs f in a goroutine of the synctest bubble and returns what f
@@ -43,4 +46,18 @@ func newCtx(d, cancelAt time.Duration, reason error) (context.Context, context.C
 		time.AfterFunc(cancelAt, func() { cancel(reason) })
 	}
 	return ctx, func() { cancel(nil); cancelDeadline() }
+}
+
+// leaked describes the first goroutine started since before that is still
+// running (goleak waits a moment for those on their way out), or is "".
+func leaked(before goleak.Option) string {
+	err := goleak.Find(before)
+	if err == nil {
+		return ""
+	}
+	m := regexp.MustCompile(`in state ([^,]+), with (?:.*/)?(\S+) on top`).FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	return "a goroutine still in " + m[1] + " in " + m[2]
 }
