@@ -80,15 +80,7 @@ func TestDoKeepsAnEarlyResult(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		late := &lateWaiter{Context: ctx, started: make(chan struct{}), release: make(chan struct{})}
-		v, err := Do(late, func() (string, error) {
-			close(late.started)
-			select {
-			case <-late.release:
-			case <-time.After(time.Second): // a Do that never asks for Done while fn runs
-			}
-			return "pistachio", nil
-		})
+		v, err := Do(&lateWaiter{Context: ctx}, func() (string, error) { return "pistachio", nil })
 		if v != "pistachio" || err != nil {
 			t.Errorf("Do(ctx, fn done before Do waited) = (%q, %v); want (pistachio, <nil>) "+
 				"(a buffered channel and a plain send: a select with default drops the result)", v, err)
@@ -97,26 +89,19 @@ func TestDoKeepsAnEarlyResult(t *testing.T) {
 }
 
 // lateWaiter is a context that makes Do late to its own select: when Do asks
-// for Done, lateWaiter first lets fn return, and waits until fn's goroutine
-// has sent the result (or blocked, or given up, trying to), before it hands
-// the channel over. It relies only on what the Context interface documents.
+// for Done, lateWaiter first lets every other goroutine of the bubble run as
+// far as it can — fn's returns, and sends its result or gives up — before it
+// hands the channel over. It relies only on what the Context interface
+// documents.
 type lateWaiter struct {
 	context.Context
-	started chan struct{} // closed by fn when it starts
-	release chan struct{} // closed by Done: fn may return
-	busy    atomic.Bool   // synctest.Wait must never run in two goroutines at once
+	busy atomic.Bool // synctest.Wait must never run in two goroutines at once
 }
 
 func (c *lateWaiter) Done() <-chan struct{} {
 	if c.busy.CompareAndSwap(false, true) {
 		defer c.busy.Store(false)
-		if !isClosed(c.started) {
-			synctest.Wait() // let Do's goroutine, if there is one yet, reach fn
-		}
-		if isClosed(c.started) && !isClosed(c.release) {
-			close(c.release)
-			synctest.Wait() // fn returns; its goroutine sends the result, or tries to
-		}
+		synctest.Wait()
 	}
 	return c.Context.Done()
 }
