@@ -1,9 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // mistakes shows a green task's catalog, each entry with the message its
@@ -46,4 +48,19 @@ func TestVerifyMistakesOnly(t *testing.T) {
 	assert.NotContains(t, out, "a fair exercise", "no other check")
 	assert.Contains(t, stderr.String(), "[3/3] ", "progress, mutant by mutant")
 	assert.Equal(t, exitUsage, a.verify(ctx(t), []string{"02"}), "a step without -mistakes-only")
+}
+
+// A solution whose tests do not build as they are proves no entry: its
+// catalog is reported once, not every entry as a mutant that does not build.
+func TestVerifyMistakesBrokenSolution(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, writeFixture(root), "writing the fixture")
+	write(t, root, "solutions/02-unsolved/double_test.go", doubleTest+"\nfunc TestBroken(t *testing.T) { undefinedHelper(t) }\n")
+	a, stdout, _ := testApp(t, root, "")
+	assert.Equal(t, exitRed, a.verify(ctx(t), []string{"-mistakes-only", "02"}), "a catalog whose solution does not build")
+	out := stdout.String()
+	assert.Contains(t, out, "✗ solutions/02-unsolved/MISTAKES.md: no entry proved — the solution's tests do not build as they are", "said once")
+	assert.Contains(t, out, "undefined: undefinedHelper", "with why")
+	assert.NotContains(t, out, "ACCEPTED", "no entry run")
 }

@@ -18,18 +18,12 @@ const mutantsAtOnce = 2
 // reported (a failure once course.StrictCatalogCount is on); a bad entry
 // fails.
 func (a *app) verifyMistakes(ctx context.Context, g course.Go, steps []course.Step) bool {
-	total := 0
-	for _, s := range steps {
-		if entries, _, err := course.ReadCatalog(a.root, s); err == nil {
-			total += len(entries)
-		}
-	}
-	a.progress(fmt.Sprintf("the mistake catalogs: %d entries, each a go test -overlay run of its task, %d at a time", total, mutantsAtOnce))
+	a.progress(fmt.Sprintf("the mistake catalogs: each entry a go test -overlay run of its task, %d at a time", mutantsAtOnce))
 	start := time.Now()
 	n := 0
-	cats, err := course.ProveCatalogs(ctx, g, a.root, steps, mutantsAtOnce, func(v course.Verdict) {
+	cats, err := course.ProveCatalogs(ctx, g, a.root, steps, mutantsAtOnce, func(i, total int, v course.Verdict) {
 		n++
-		a.progress(fmt.Sprintf("[%d/%d] %s", n, total, v.Line()))
+		a.progress(fmt.Sprintf("[%d/%d] %s", i, total, v.Line()))
 	})
 	if err != nil {
 		fmt.Fprintf(a.stdout, "✗ the mistake catalogs: %v\n", err)
@@ -49,6 +43,9 @@ func (a *app) verifyMistakes(ctx context.Context, g course.Go, steps []course.St
 		}
 		bad := sc.Bad()
 		switch {
+		case sc.Broken != "":
+			ok = false
+			fmt.Fprintf(w, "✗ %s: no entry proved — the solution's tests do not build as they are:\n%s\n", name, indentText(sc.Broken, "    "))
 		case len(bad) > 0:
 			ok = false
 			fmt.Fprintf(w, "✗ %s: %d of %d entries are bad:\n", name, len(bad), len(sc.Verdicts))

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 )
 
 // MinMistakes is how many entries a task with files must have.
@@ -70,6 +72,7 @@ type StepCatalog struct {
 	Missing  bool // no MISTAKES.md
 	Counts   map[int]int
 	Short    []string // tasks with too few entries (ShortTasks)
+	Broken   string   // why the solution's tests do not build as they are: no entry is proved
 	Verdicts []Verdict
 }
 
@@ -84,14 +87,17 @@ func (s *StepCatalog) Bad() []Verdict {
 	return bad
 }
 
-// ProveCatalogs proves the catalog of every step (or of the steps named):
-// each entry applied and its task's tests run, parallel mutants at a time.
-func ProveCatalogs(ctx context.Context, g Go, root string, steps []Step, parallel int, done func(Verdict)) ([]*StepCatalog, error) {
+// ProveCatalogs proves the catalog of every step given: each entry applied
+// and its task's tests run, parallel mutants at a time. A solution whose
+// tests do not build as they are proves nothing: its step is Broken, and
+// its entries are not run. done hears of each verdict, with the count of
+// entries so far and in all.
+func ProveCatalogs(ctx context.Context, g Go, root string, steps []Step, parallel int, done func(n, total int, v Verdict)) ([]*StepCatalog, error) {
 	var out []*StepCatalog
+	tasksOf := map[string][]Task{}
+	entriesOf := map[string][]Mistake{}
+	total := 0
 	for _, step := range steps {
-		if err := ctx.Err(); err != nil {
-			return out, err
-		}
 		tasks, err := step.ReadTasks()
 		if err != nil {
 			return nil, err
@@ -105,8 +111,31 @@ func ProveCatalogs(ctx context.Context, g Go, root string, steps []Step, paralle
 			sc.Counts[m.Task]++
 		}
 		sc.Short = ShortTasks(tasks, sc.Counts)
-		sc.Verdicts = ProveMistakes(ctx, g, root, step, tasks, entries, parallel, done)
+		tasksOf[step.Name], entriesOf[step.Name] = tasks, entries
+		total += len(entries)
 		out = append(out, sc)
+	}
+	g.Dir = root
+	n := 0
+	var mu sync.Mutex
+	for _, sc := range out {
+		entries := entriesOf[sc.Step.Name]
+		if err := ctx.Err(); err != nil || len(entries) == 0 {
+			continue
+		}
+		if stdout, stderr, err := g.Run(ctx, "test", "-count=1", "-run", "^$", "./solutions/"+sc.Step.Name); err != nil {
+			sc.Broken = tail(nonEmpty(strings.Split(strings.TrimSpace(stdout+stderr), "\n")), 8)
+			n += len(entries)
+			continue
+		}
+		sc.Verdicts = ProveMistakes(ctx, g, root, sc.Step, tasksOf[sc.Step.Name], entries, parallel, func(v Verdict) {
+			mu.Lock()
+			defer mu.Unlock()
+			n++
+			if done != nil {
+				done(n, total, v)
+			}
+		})
 	}
 	return out, ctx.Err()
 }
