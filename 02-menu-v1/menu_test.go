@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -18,6 +20,21 @@ func newTestMenu(stock *menutest.Stock) http.Handler {
 
 // Task 1: GET /menu answers 200 with the menu built from the stock.
 func TestMenu(t *testing.T) { menutest.ServesTheMenu(t, newTestMenu) }
+
+// Task 1: one menu item per flavour, in order, available when its stock is
+// above zero; an empty stock is an empty menu, not null.
+func Example_buildMenu() {
+	for _, stock := range [][]flavour{
+		{{ID: "p", Name: "Pistachio", Stock: 0}, {ID: "m", Name: "Mint", Stock: 3}},
+		{},
+	} {
+		menu, _ := json.Marshal(buildMenu(stock))
+		fmt.Println(string(menu))
+	}
+	// Output:
+	// [{"id":"p","name":"Pistachio","available":false},{"id":"m","name":"Mint","available":true}]
+	// []
+}
 
 // Task 2: every failure of the stock service is a 502 with a JSON error,
 // and the menu reads no more than maxStockBody bytes of it.
