@@ -22,11 +22,8 @@ import (
 func TestRun(t *testing.T) {
 	t.Run("serves and shuts down", func(t *testing.T) {
 		leakcheck.Check(t)
-		// The first stock request is answered at once; the second would take
-		// 400ms. Version 2 answers 504 at 200ms and leaves that request
-		// running for the rest of its 400ms, for nobody. 200ms is a long time
-		// for a loopback round trip, even on a busy machine, and the menu's
-		// 200ms started before the request arrived: a 504 has 200ms to spare.
+		// The second stock request takes 400ms: the menu answers 504 at 200ms,
+		// which leaves 200ms to spare for a loopback round trip.
 		fake := fakestock.New(fakestock.Reply{}, fakestock.Reply{Delay: 400 * time.Millisecond})
 		stockURL, _ := fakestock.Loopback(t, fake)
 		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "200ms")
