@@ -28,18 +28,30 @@ func TestDo(t *testing.T) {
 		})
 	})
 
-	t.Run("already ended", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
-			defer cancel()
-			var called atomic.Bool
-			v, err := Do(ctx, func() (string, error) { called.Store(true); return "pistachio", nil })
-			synctest.Wait()
-			if v != "" || !errors.Is(err, context.DeadlineExceeded) || called.Load() {
-				t.Errorf("Do(ctx past its deadline) = (%q, %v), fn called: %v; want (\"\", %v), false (return ctx.Err() first)", v, err, called.Load(), context.DeadlineExceeded)
-			}
-		})
+}
+
+// In real time, outside a synctest bubble: a Do that starts fn anyway, with
+// an unbuffered channel, would leave its goroutine blocked and crash a bubble.
+func TestDoAlreadyEnded(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancel()
+	var called atomic.Bool
+	release := make(chan struct{})
+	v, err := Do(ctx, func() (string, error) {
+		called.Store(true)
+		select {
+		case <-release:
+		case <-time.After(5 * time.Second): // a Do that calls fn itself, and waits for it
+		}
+		return "pistachio", nil
 	})
+	g := leaked(before) // a goroutine Do started for fn is still there, in fn
+	close(release)
+	if v != "" || !errors.Is(err, context.DeadlineExceeded) || called.Load() || g != "" {
+		t.Errorf("Do(ctx past its deadline) = (%q, %v), fn called: %v; want (\"\", %v), false (return ctx.Err() first, and start nothing)",
+			v, err, called.Load(), context.DeadlineExceeded)
+	}
 }
 
 // In real time, outside a synctest bubble: a goroutine left blocked would
