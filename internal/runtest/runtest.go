@@ -151,6 +151,32 @@ func (s *Server) IdleConn(t testing.TB, path string, within time.Duration) error
 	return nil // the service closed the connection
 }
 
+// BodyNeverSent sends GET path with a Content-Length of 1000 and no body, as
+// a client that declares a body and never sends it does. It returns nil once
+// the service has answered and closed that connection, and an error if it is
+// still open after within.
+func (s *Server) BodyNeverSent(t testing.TB, path string, within time.Duration) error {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", s.Addr, patience)
+	if err != nil {
+		t.Fatalf("connecting to the running service: %v", err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(within))
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nContent-Length: 1000\r\n\r\n", path, s.Addr)
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		return fmt.Errorf("a request that declared a body and sent none: %v; want an answer and the connection closed", err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if _, err := r.ReadByte(); errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("a request that declared a body and sent none got an answer, but its connection was still open %v later", within)
+	}
+	return nil // the service closed the connection
+}
+
 // ServeFunc is the serve function of a service's main.go: it serves srv on
 // ln until ctx ends, then shuts srv down, giving the requests in flight
 // grace to finish.

@@ -80,6 +80,16 @@ func TestRun(t *testing.T) {
 		}
 	})
 
+	t.Run("body never sent", func(t *testing.T) {
+		leakcheck.Check(t)
+		defer func(d time.Duration) { readTimeout = d }(readTimeout)
+		readTimeout = 50 * time.Millisecond
+		srv := runtest.Start(t, run)
+		if err := srv.BodyNeverSent(t, "/", time.Second); err != nil {
+			t.Errorf("%v (readTimeout is 50ms here): set http.Server.ReadTimeout", err)
+		}
+	})
+
 	t.Run("grace runs out", func(t *testing.T) {
 		leakcheck.Check(t)
 		if err := runtest.OutliveGrace(t, serve); !errors.Is(err, context.DeadlineExceeded) {

@@ -58,6 +58,14 @@ func TestRun(t *testing.T) {
 		assert.NoError(t, srv.IdleConn(t, "/", time.Second), "want an idle connection closed after idleTimeout (set http.Server.IdleTimeout)")
 	})
 
+	t.Run("body never sent", func(t *testing.T) {
+		leakcheck.Check(t)
+		defer func(d time.Duration) { readTimeout = d }(readTimeout)
+		readTimeout = 50 * time.Millisecond
+		srv := runtest.Start(t, run)
+		assert.NoError(t, srv.BodyNeverSent(t, "/", time.Second), "want it answered and closed after readTimeout (50ms here): set http.Server.ReadTimeout")
+	})
+
 	t.Run("cuts a request past the grace", func(t *testing.T) {
 		leakcheck.Check(t)
 		err := runtest.OutliveGrace(t, serve)
