@@ -148,18 +148,15 @@ type stockResult struct {
 // the whole client rather than to one request, and it cannot also stop when
 // our own caller hangs up. A context does both — step 05.
 func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error) {
-	// TODO(task 1): cancel the call instead of racing it. Take a
+	// TODO(task 1): cancel the call instead of racing it: take a
 	// context.Context, derive one that ends after timeout
 	// (context.WithTimeout, and defer its cancel), and pass it to
-	// fetchStock. The goroutine, the channel, the timer and the stockResult
-	// type go away. Keep the handler's 504: when the deadline you set ended
-	// the call, return an error that wraps errStockTooSlow and keeps the
-	// call's own error beside it (it names the URL and what went wrong).
-	// It ended the call when the error is the context's ending
-	// (errors.Is(err, ctx.Err())), and the context says why it ended: label
-	// only that deadline. From task 2 on, ctx also ends when its parent
-	// does, and a caller who left is no timeout of ours (task 4 gives ours
-	// a cause).
+	// fetchStock; the goroutine, the channel, the timer and stockResult go
+	// away. When your deadline ended the call — the error is the context's
+	// ending, errors.Is(err, ctx.Err()), or its cause itself, which Go's
+	// HTTP/1 transport returns — return an error that wraps errStockTooSlow
+	// beside the call's own. Label only your deadline: from task 2 on, ctx
+	// also ends when its parent does.
 	// TODO(task 3): the deadline must cover the whole exchange, reading the
 	// body included: cancel only once fetchStock has read it.
 	// Buffered, with room for the one result: when the timer wins, nobody

@@ -1,68 +1,74 @@
 package main
 
 import (
-	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
-// Task 1: version 3 answers within its timeout, as version 2 did, and the
-// stock call ends with it (upstream_test.go).
+// Task 1: the menu answers 504 at its timeout, as version 2 did, and the
+// stock call ends then too: in step 03 it completed 9s later.
 func TestTimeout(t *testing.T) {
-	requireNoLeak(t)
-	leakcheck.Check(t)
-
+	guard(t)
+	const fix = "a context with a timeout, passed to the request: http.NewRequestWithContext; no goroutine, no channel"
 	for _, timeout := range []time.Duration{time.Second, 250 * time.Millisecond} {
-		t.Run(fmt.Sprintf("answers 504 exactly %v after the call when the stock service takes 10s", timeout), func(t *testing.T) {
+		t.Run(timeout.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
+				stock := menutest.NewStock(t, slow)
 				menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, timeout).handler())
-
-				time.Sleep(timeout - time.Nanosecond)
-				synctest.Wait()
-				require.False(t, menu.Answered(), "%v; want 504 after %v, not before (task 1: context.WithTimeout(…, timeout))", menu, timeout)
-
-				time.Sleep(time.Nanosecond)
-				synctest.Wait()
-				require.True(t, menu.Answered(), "%v; the stock service takes 10s; want 504 after %v (task 1: a context with a timeout, passed to the request)", menu, timeout)
-				assert.Equal(t, http.StatusGatewayTimeout, menu.Rec.Code,
-					"%v; want 504 Gateway Timeout (task 1: the stock service was too slow)", menu)
-				menutest.AssertJSONError(t, menu.Rec, "task 1: answer errors with writeError")
+				requireAnswer(t, menu, timeout, fix)
+				check(t, menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504", menu)
+				menutest.AssertJSONError(t, menu.Rec, "writeError")
+				check(t, strings.Contains(menu.Rec.Body.String(), menutest.StockURL), "got %v, want the call's own error beside errStockTooSlow (wrap both)", menu)
+				calls := stock.Calls()
+				must(t, len(calls) == 1, "got %v and the stock call still running, want it abandoned (%s)", menu, fix)
+				check(t, calls[0].Outcome == fakestock.Abandoned, "stock %v, want abandoned", calls[0])
+				check(t, calls[0].Took() == timeout, "stock %v, want it ended at %v", calls[0], timeout)
+				check(t, stock.OpenBodies() == 0, "response bodies left open, want none")
 			})
 		})
 	}
 
-	t.Run("answers 200 when the stock service answers 1ns before the timeout", func(t *testing.T) {
+	t.Run("200 just in time", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			stock := menutest.NewStock(t, fakestock.Reply{Delay: testTimeout - time.Nanosecond})
 			menu := menutest.Start(newTestMenu(stock))
-
-			time.Sleep(testTimeout - time.Nanosecond)
-			synctest.Wait()
-			require.True(t, menu.Answered(), "%v; the stock service answered after %v; want 200 then (task 1)", menu, testTimeout-time.Nanosecond)
-			assert.Equal(t, http.StatusOK, menu.Rec.Code, "%v; want 200 (task 1: an answer within the timeout is served as in version 1)", menu)
-			assert.JSONEq(t, menutest.MenuJSON, menu.Rec.Body.String(), "menu answered the wrong menu (task 1)")
+			requireAnswer(t, menu, testTimeout-time.Nanosecond, "an answer in time is served")
+			check(t, menu.Rec.Code == http.StatusOK, "got %v, want 200", menu)
+			assert.JSONEq(t, menutest.MenuJSON, menu.Rec.Body.String(), "got the wrong menu")
 		})
 	})
 
-	t.Run("answers 502, not 504, when the stock service fails before the timeout", func(t *testing.T) {
+	t.Run("502 before", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			stock := menutest.NewStock(t, fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true})
 			menu := menutest.Start(newTestMenu(stock))
+			requireAnswer(t, menu, 300*time.Millisecond, "a stock service that hangs up fails at once")
+			check(t, menu.Rec.Code == http.StatusBadGateway, "got %v, want 502 (only our timeout is a 504)", menu)
+		})
+	})
 
-			time.Sleep(300 * time.Millisecond)
+	t.Run("100 at once", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			h := newTestMenu(stock)
+			menus := make([]*menutest.Pending, 100)
+			for i := range menus {
+				menus[i] = menutest.Start(h)
+			}
+			time.Sleep(testTimeout)
 			synctest.Wait()
-			require.True(t, menu.Answered(), "%v; the stock service hung up after 300ms; want 502 then (task 1)", menu)
-			assert.Equal(t, http.StatusBadGateway, menu.Rec.Code, "%v; want 502 (task 1: only our timeout is a 504)", menu)
+			for _, menu := range menus {
+				must(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504 after 1s", menu)
+			}
+			check(t, stock.InFlight() == 0, "stock calls still running after 100 menus answered 504, want none (each menu cancels its own)")
 		})
 	})
 }

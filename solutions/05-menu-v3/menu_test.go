@@ -8,10 +8,6 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
-// Step 02's tests still hold: version 3 behaves as version 1 whenever the
-// stock service answers in time. They live in internal/menutest (v1.go),
-// shared by every later menu step; their messages name step 02's tasks.
-
 // testTimeout is the menu's timeout in tests, as in production: 1s.
 const testTimeout = time.Second
 
@@ -20,6 +16,10 @@ func newTestMenu(stock *menutest.Stock) http.Handler {
 	return newMenuService(stock.Client(), menutest.StockURL, testTimeout).handler()
 }
 
-func TestMenu(t *testing.T)          { menutest.ServesTheMenu(t, newTestMenu) }
-func TestStockFailures(t *testing.T) { menutest.AnswersBadGateway(t, newTestMenu, maxStockBody) }
-func TestStockBody(t *testing.T)     { menutest.ClosesTheBody(t, newTestMenu, maxStockBody) }
+// Step 02's tests still hold: version 3 behaves as version 1 whenever the
+// stock service answers in time (internal/menutest/v1.go).
+func TestVersion1(t *testing.T) {
+	t.Run("menu", func(t *testing.T) { menutest.ServesTheMenu(t, newTestMenu) })
+	t.Run("failures", func(t *testing.T) { menutest.AnswersBadGateway(t, newTestMenu, maxStockBody) })
+	t.Run("body", func(t *testing.T) { menutest.ClosesTheBody(t, newTestMenu, maxStockBody) })
+}
