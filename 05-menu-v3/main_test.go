@@ -99,6 +99,14 @@ func TestRun(t *testing.T) {
 		check(t, err == nil, "idle connection: got %v, want it closed after idleTimeout (http.Server.IdleTimeout)", err)
 	})
 
+	t.Run("body never sent", func(t *testing.T) {
+		defer func(d time.Duration) { readTimeout = d }(readTimeout)
+		readTimeout = 50 * time.Millisecond
+		srv := runtest.Start(t, run)
+		err := srv.BodyNeverSent(t, "/", time.Second)
+		check(t, err == nil, "%v (readTimeout is 50ms here): set http.Server.ReadTimeout", err)
+	})
+
 	t.Run("grace", func(t *testing.T) {
 		err := runtest.OutliveGrace(t, serve)
 		check(t, errors.Is(err, context.DeadlineExceeded), "serve after a request outlived the grace: got %v, want DeadlineExceeded (main exits 1)", err)

@@ -58,7 +58,7 @@ func TestRun(t *testing.T) {
 		defer func(d time.Duration) { readTimeout = d }(readTimeout)
 		readTimeout = 50 * time.Millisecond
 		srv := runtest.Start(t, run)
-		assert.NoError(t, srv.BodyNeverSent(t, "/", time.Second), "want it answered and closed after readTimeout (50ms here): set http.Server.ReadTimeout")
+		assert.NoError(t, srv.BodyNeverSent(t, "/", time.Second), "readTimeout is 50ms here: set http.Server.ReadTimeout")
 	})
 
 	t.Run("cuts a request past the grace", func(t *testing.T) {

@@ -36,6 +36,10 @@ const shutdownGrace = 5 * time.Second
 // can shorten it.
 var idleTimeout = 30 * time.Second
 
+// readTimeout bounds the reading of a whole request, body included; see the
+// http.Server below. A variable only so that main_test.go can shorten it.
+var readTimeout = 10 * time.Second
+
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -87,8 +91,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		// request from its first four bytes; between two requests, until those
 		// four bytes arrive, only IdleTimeout counts. Without it, a client that
 		// sends one request and then nothing, or three bytes of the next,
-		// keeps its connection forever.
+		// keeps its connection forever. ReadTimeout bounds a request's
+		// body: before it answers, net/http reads what is left of a small
+		// body the handler did not read, and without a deadline a client
+		// that declares a body and never sends it keeps its connection, and
+		// any shutdown waiting for it, forever. (Once a body is read, net/http
+		// clears the deadline: it does not cut short a long handler.)
 		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       readTimeout,
 		IdleTimeout:       idleTimeout,
 	}
 	if *h2c {
