@@ -15,10 +15,11 @@ import (
 )
 
 func TestPoll(t *testing.T) {
+	begun(t, "Poll", func() error { return Poll(ended(), time.Hour, func(context.Context) {}) })
 	leakcheck.Check(t)
 	errClosing := errors.New("the shop is closing")
 
-	t.Run("polls at once, then every interval, and returns the moment the context ends, with its cause", func(t *testing.T) {
+	t.Run("cancel mid wait", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
@@ -39,7 +40,7 @@ func TestPoll(t *testing.T) {
 		})
 	})
 
-	t.Run("returns at the context's deadline with context.DeadlineExceeded", func(t *testing.T) {
+	t.Run("deadline", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 7*time.Second)
 			defer cancel()
@@ -65,7 +66,7 @@ func TestPoll(t *testing.T) {
 		})
 	})
 
-	t.Run("keeps its schedule when a poll takes a while", func(t *testing.T) {
+	t.Run("slow poll", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -80,7 +81,7 @@ func TestPoll(t *testing.T) {
 		})
 	})
 
-	t.Run("hands its context to each poll, so that a poll in progress ends with it", func(t *testing.T) {
+	t.Run("poll gets ctx", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
@@ -113,7 +114,7 @@ func TestPoll(t *testing.T) {
 		})
 	})
 
-	t.Run("does not poll when the context has already ended", func(t *testing.T) {
+	t.Run("ended context", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			cancel(errClosing)
@@ -129,7 +130,7 @@ func TestPoll(t *testing.T) {
 		})
 	})
 
-	t.Run("refuses an interval of 0", func(t *testing.T) {
+	t.Run("zero interval", func(t *testing.T) {
 		polled := false
 		err := Poll(t.Context(), 0, func(context.Context) { polled = true })
 		assert.Error(t, err, "Poll(ctx, 0, poll); want an error, not a panic in time.NewTicker (task 1: keep the interval check at the top of Poll)")

@@ -22,7 +22,7 @@ const sharedTimeout = 5 * time.Second
 func TestShared(t *testing.T) {
 	leakcheck.Check(t)
 
-	t.Run("callers who ask while a request is under way share it", func(t *testing.T) {
+	t.Run("callers share", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			up := newUpstream(t, fakestock.Reply{Delay: 3 * time.Second})
 			var callers []*bgCall[Levels]
@@ -51,7 +51,7 @@ func TestShared(t *testing.T) {
 		})
 	})
 
-	t.Run("a caller who leaves does not cancel the request for the others", func(t *testing.T) {
+	t.Run("caller leaves", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			up := newUpstream(t, fakestock.Reply{Delay: 3 * time.Second})
 			errImpatient := errors.New("the manager would not wait")
@@ -107,7 +107,7 @@ func TestShared(t *testing.T) {
 		})
 	})
 
-	t.Run("a caller who has already left sends no request", func(t *testing.T) {
+	t.Run("ended context", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			up := newUpstream(t, fakestock.Reply{})
 			errLeft := errors.New("the customer closed the app")
@@ -120,7 +120,7 @@ func TestShared(t *testing.T) {
 		})
 	})
 
-	t.Run("the shared request keeps the values of the caller who started it, and a deadline of its own", func(t *testing.T) {
+	t.Run("values and deadline", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			up := newUpstream(t, fakestock.Reply{Delay: 3 * time.Second})
 			ctx, cancel := context.WithTimeout(context.WithValue(t.Context(), traceKey{}, "trace-42"), time.Second)
@@ -143,7 +143,7 @@ func TestShared(t *testing.T) {
 		})
 	})
 
-	t.Run("the shared request gives up at its own timeout when the stock service hangs", func(t *testing.T) {
+	t.Run("upstream hangs", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			up := newUpstream(t, fakestock.Reply{Delay: time.Hour})
 			ctx, cancel := context.WithCancel(t.Context())
@@ -175,7 +175,7 @@ func TestShared(t *testing.T) {
 		})
 	})
 
-	t.Run("after a failed request, the next caller asks again", func(t *testing.T) {
+	t.Run("asks again after error", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			up := newUpstream(t, fakestock.Reply{Delay: time.Second, Status: http.StatusServiceUnavailable, Body: `{"error":"busy"}`}, fakestock.Reply{Delay: time.Second})
 			first := goCall(func() (Levels, error) { return up.shared.Levels(t.Context()) })

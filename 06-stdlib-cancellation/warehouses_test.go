@@ -22,9 +22,10 @@ import (
 )
 
 func TestWarehouses(t *testing.T) {
+	begun(t, "TotalStock", func() error { _, err := TotalStock(ended(), http.DefaultClient, nil, 1); return err })
 	leakcheck.Check(t)
 
-	t.Run("adds up the stock of every warehouse, asking them all at once", func(t *testing.T) {
+	t.Run("adds up", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWarehouses(t, map[string]fakestock.Reply{
 				"north": {Delay: 1 * time.Second, Body: stockBody(map[string]int{"Pistachio": 10, "Neopolitan": 1})},
@@ -42,7 +43,7 @@ func TestWarehouses(t *testing.T) {
 		})
 	})
 
-	t.Run("asks at most limit warehouses at once", func(t *testing.T) {
+	t.Run("limit", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			replies := map[string]fakestock.Reply{}
 			for _, name := range []string{"north", "south", "east", "west", "harbour"} {
@@ -62,7 +63,7 @@ func TestWarehouses(t *testing.T) {
 		})
 	})
 
-	t.Run("the first warehouse that fails cancels the requests to the others", func(t *testing.T) {
+	t.Run("first failure cancels", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWarehouses(t, map[string]fakestock.Reply{
 				"east":  {Delay: 10 * time.Second},
@@ -105,7 +106,7 @@ func TestWarehouses(t *testing.T) {
 		})
 	})
 
-	t.Run("stops every request when the caller leaves", func(t *testing.T) {
+	t.Run("caller leaves", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWarehouses(t, map[string]fakestock.Reply{
 				"east":  {Delay: 10 * time.Second},
@@ -135,7 +136,7 @@ func TestWarehouses(t *testing.T) {
 		})
 	})
 
-	t.Run("a caller who has already left asks no one and gets its error", func(t *testing.T) {
+	t.Run("ended context", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWarehouses(t, map[string]fakestock.Reply{"north": {}, "south": {}})
 			errLeft := errors.New("the manager closed the dashboard")
@@ -155,7 +156,7 @@ func TestWarehouses(t *testing.T) {
 		})
 	})
 
-	t.Run("refuses a limit below 1", func(t *testing.T) {
+	t.Run("zero limit", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			w := newWarehouses(t, map[string]fakestock.Reply{"north": {}})
 			total := goCall(func() (Levels, error) { return TotalStock(t.Context(), w.client, w.urls, 0) })
@@ -251,65 +252,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// bgCall is a call running on a goroutine of its own, so that a test can
-// look at it, in virtual time, while it runs.
-type bgCall[T any] struct {
-	start    time.Time
-	done     chan struct{}
-	got      T             // read these only once done is closed
-	err      error         //
-	took     time.Duration //
-	panicked any           // what the call panicked with, if it did
-}
-
-// goCall starts f on a goroutine of its own. A panic in f is recorded, so
-// that the test can report it rather than crash.
-func goCall[T any](f func() (T, error)) *bgCall[T] {
-	c := &bgCall[T]{start: time.Now(), done: make(chan struct{})}
-	go func() {
-		defer close(c.done)
-		defer func() {
-			c.took = time.Since(c.start)
-			if c.panicked = recover(); c.panicked != nil {
-				c.err = fmt.Errorf("panicked: %v", c.panicked)
-			}
-		}()
-		c.got, c.err = f()
-	}()
-	return c
-}
-
-// returned reports, without waiting, whether the call has returned. Call
-// synctest.Wait first, so that the call has run as far as it can.
-func (c *bgCall[T]) returned() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// await waits at most limit (virtual time: a long limit costs nothing) for
-// the call to return.
-func (c *bgCall[T]) await(limit time.Duration) {
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	select {
-	case <-c.done:
-	case <-timer.C:
-	}
-}
-
-// String says what the call did: "returned (map[…], <nil>) after 3s".
-func (c *bgCall[T]) String() string {
-	switch {
-	case !c.returned():
-		return fmt.Sprintf("had not returned after %v", time.Since(c.start))
-	case c.panicked != nil:
-		return fmt.Sprintf("panicked after %v: %v", c.took, c.panicked)
-	}
-	return fmt.Sprintf("returned (%v, %v) after %v", c.got, c.err, c.took)
 }

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -28,4 +29,11 @@ func begun(t *testing.T, what string, call func() error) {
 		}
 	case <-time.After(time.Second):
 	}
+}
+
+// ended is a context that has ended.
+func ended() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 )
 
 // These tests use real TCP connections on the loopback interface: the point
@@ -24,9 +22,10 @@ import (
 const feedPatience = 2 * time.Second
 
 func TestDialFeed(t *testing.T) {
+	begun(t, "DialFeed", func() error { _, err := DialFeed(ended(), "127.0.0.1:1"); return err })
 	leakcheck.Check(t)
 
-	t.Run("connects to the feed and reads it line by line", func(t *testing.T) {
+	t.Run("reads lines", func(t *testing.T) {
 		peer := listenFeed(t)
 		feed, err := DialFeed(t.Context(), peer.addr)
 		require.NoError(t, err, "DialFeed(live ctx, %s) with the feed listening (task 3: dial with a net.Dialer's DialContext)", peer.addr)
@@ -40,7 +39,7 @@ func TestDialFeed(t *testing.T) {
 		}
 	})
 
-	t.Run("does not connect when the context has already ended, and returns its cause", func(t *testing.T) {
+	t.Run("ended context", func(t *testing.T) {
 		peer := listenFeed(t)
 		errClosing := errors.New("the shop is closing")
 		ctx, cancel := context.WithCancelCause(context.Background())
@@ -53,7 +52,7 @@ func TestDialFeed(t *testing.T) {
 		assert.ErrorIs(t, err, errClosing, "DialFeed(ctx cancelled with the cause %q)'s error (task 3: when the dial failed because ctx ended, wrap context.Cause(ctx))", errClosing)
 	})
 
-	t.Run("gives up a dial still under way when the context ends, and returns its cause", func(t *testing.T) {
+	t.Run("cancel during dial", func(t *testing.T) {
 		// The feed's name is looked up first, and this test's DNS server
 		// never answers: it waits until the lookup's context ends, or gives
 		// up on its own after a second. A dial that watches ctx ends the
@@ -131,10 +130,17 @@ func useResolver(t *testing.T, r *net.Resolver) {
 }
 
 func TestConn(t *testing.T) {
+	begun(t, "Feed.Next", func() error {
+		client, server := net.Pipe()
+		defer server.Close()
+		defer client.Close()
+		_, err := newFeed(client).Next(ended())
+		return err
+	})
 	leakcheck.Check(t)
 	errClosing := errors.New("the shop is closing")
 
-	t.Run("Next returns the cause as soon as the context is cancelled while it waits for a line", func(t *testing.T) {
+	t.Run("cancel while waiting", func(t *testing.T) {
 		feed, _ := connectFeed(t)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
@@ -144,7 +150,7 @@ func TestConn(t *testing.T) {
 		assert.False(t, errors.Is(err, os.ErrDeadlineExceeded), "Next returned the read deadline's error (%v) after its context was cancelled; want the context's cause — the deadline is only how Next got unblocked (task 3: return context.Cause(ctx))", err)
 	})
 
-	t.Run("Next returns context.DeadlineExceeded, not i/o timeout, at the context's deadline", func(t *testing.T) {
+	t.Run("deadline while waiting", func(t *testing.T) {
 		feed, _ := connectFeed(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
@@ -153,7 +159,7 @@ func TestConn(t *testing.T) {
 		assert.False(t, errors.Is(err, os.ErrDeadlineExceeded), "Next returned the read deadline's error (%v) at its context's deadline; want context.DeadlineExceeded (task 3: return context.Cause(ctx))", err)
 	})
 
-	t.Run("the feed reads on after a cancelled Next, from where it stopped", func(t *testing.T) {
+	t.Run("reads on after cancel", func(t *testing.T) {
 		feed, server := connectFeed(t)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
@@ -168,7 +174,7 @@ func TestConn(t *testing.T) {
 		assert.Equal(t, "pistachio 6437", got, "Next(live ctx) after a cancelled Next, on a feed that sent \"pist\" before the cancel and \"achio 6437\\n\" after (task 3: read with f.readLine, which keeps a line cut short)")
 	})
 
-	t.Run("a Next that returned leaves nothing behind to interrupt a later Next", func(t *testing.T) {
+	t.Run("nothing left behind", func(t *testing.T) {
 		feed, server := connectFeed(t)
 		first, cancelFirst := context.WithCancel(context.Background())
 		defer cancelFirst()
@@ -186,7 +192,7 @@ func TestConn(t *testing.T) {
 		assert.Equal(t, "neopolitan 0", got, "Next(live ctx) on a feed that sent \"neopolitan 0\\n\" (task 3)")
 	})
 
-	t.Run("Next returns the cause without reading when the context has already ended", func(t *testing.T) {
+	t.Run("ended context", func(t *testing.T) {
 		feed, server := connectFeed(t)
 		writeFeed(t, server, "pistachio 6437\n")
 		time.Sleep(20 * time.Millisecond) // let the line reach this side
@@ -200,114 +206,4 @@ func TestConn(t *testing.T) {
 		assert.NoError(t, err, "Next(live ctx) after a Next whose context had already ended; want the line that one left unread (task 3: ask ctx.Err() before reading)")
 		assert.Equal(t, "pistachio 6437", got, "Next(live ctx) after a Next whose context had already ended; want the line that one left unread (task 3: ask ctx.Err() before reading)")
 	})
-}
-
-// feedPeer is the server side of a stock feed, on a real loopback socket.
-type feedPeer struct {
-	addr  string
-	conns chan net.Conn // connections accepted, for the test to take
-}
-
-// listenFeed listens on a free loopback port and accepts connections until
-// the test ends, when it closes the listener and every connection.
-func listenFeed(t *testing.T) *feedPeer {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err, "listening on a loopback port for the fake stock feed")
-	p := &feedPeer{addr: ln.Addr().String(), conns: make(chan net.Conn, 8)}
-	var mu sync.Mutex
-	var all []net.Conn
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return // the listener is closed: the test has ended
-			}
-			mu.Lock()
-			all = append(all, conn)
-			mu.Unlock()
-			select {
-			case p.conns <- conn:
-			default: // nobody takes it: closed at the end all the same
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		_ = ln.Close()
-		<-stopped
-		mu.Lock()
-		defer mu.Unlock()
-		for _, conn := range all {
-			_ = conn.Close()
-		}
-	})
-	return p
-}
-
-// accept returns the server side of the next connection to the feed.
-func (p *feedPeer) accept(t *testing.T) net.Conn {
-	t.Helper()
-	select {
-	case conn := <-p.conns:
-		return conn
-	case <-time.After(feedPatience):
-		require.FailNow(t, "the fake stock feed accepted no connection in %v (task 3: dial its address)", feedPatience)
-		return nil
-	}
-}
-
-// connectFeed connects a Feed to a fake stock feed with net.Dial, so that
-// Next can be tested without DialFeed. It returns the Feed and the server
-// side of its connection, both closed when the test ends.
-func connectFeed(t *testing.T) (*Feed, net.Conn) {
-	t.Helper()
-	peer := listenFeed(t)
-	conn, err := net.DialTimeout("tcp", peer.addr, feedPatience)
-	require.NoError(t, err, "connecting to the fake stock feed")
-	t.Cleanup(func() { _ = conn.Close() })
-	return newFeed(conn), peer.accept(t)
-}
-
-// writeFeed sends s from the server side of the feed.
-func writeFeed(t *testing.T, server net.Conn, s string) {
-	t.Helper()
-	_, err := io.WriteString(server, s)
-	require.NoError(t, err, "the fake stock feed writing %q", s)
-}
-
-// nextWithin calls feed.Next(ctx) and waits at most feedPatience for it. A
-// Next still blocked then fails the test, which closes the connection to
-// set it free. A Next that returns but leaves a goroutine behind ends the
-// test at once.
-func nextWithin(t *testing.T, feed *Feed, ctx context.Context) (string, error) {
-	t.Helper()
-	type result struct {
-		line string
-		err  error
-	}
-	before := goleak.IgnoreCurrent()
-	done := make(chan result, 1)
-	go func() {
-		line, err := feed.Next(ctx)
-		done <- result{line, err}
-	}()
-	select {
-	case r := <-done:
-		// Stop here, before another Next can read the feed beside it.
-		require.NoError(t, goleak.Find(before), "Next returned %q, %v, and left a goroutine behind, still reading the feed: it would take the next line, "+
-			"or read the feed's bufio.Reader at the same moment as a later Next (task 3: read in Next itself, and unblock the Read with a read deadline "+
-			"set by context.AfterFunc — not a goroutine and a select)", r.line, r.err)
-		return r.line, r.err
-	case <-time.After(feedPatience):
-		if ctx.Err() == nil {
-			assert.Fail(t, fmt.Sprintf("Next(live ctx) was still waiting for a line %v after it was called, though the feed had sent one (task 3: read with f.readLine)", feedPatience))
-		} else {
-			assert.Fail(t, fmt.Sprintf("Next was still blocked reading the feed %v after it was called, though its context had ended (%v); want it to return as soon as its context ends (task 3: context.AfterFunc(ctx, …) that sets a read deadline in the past)", feedPatience, context.Cause(ctx)))
-		}
-		_ = feed.Close() // sets the blocked Read free
-		r := <-done
-		return r.line, r.err
-	}
 }

@@ -13,6 +13,7 @@ import (
 )
 
 func TestCopy(t *testing.T) {
+	begun(t, "Copy", func() error { _, err := Copy(context.Background(), io.Discard, bytes.NewReader(nil)); return err })
 	// importFile is a stock import file of n bytes: lines such as
 	// "flavour-17,6437\n", cut wherever n falls.
 	importFile := func(n int) []byte {
@@ -24,7 +25,7 @@ func TestCopy(t *testing.T) {
 	}
 	errClosing := errors.New("import superseded by a newer file")
 
-	t.Run("copies the whole file and returns nil at its end", func(t *testing.T) {
+	t.Run("whole file", func(t *testing.T) {
 		file := importFile(3*chunkSize + 1234)
 		var dst bytes.Buffer
 		n, err := Copy(context.Background(), &dst, bytes.NewReader(file))
@@ -33,7 +34,7 @@ func TestCopy(t *testing.T) {
 		assert.True(t, bytes.Equal(file, dst.Bytes()), "Copy(live ctx, dst, a %d-byte file) wrote %d bytes that are not the file (task 4: write each chunk read, in order)", len(file), dst.Len())
 	})
 
-	t.Run("writes the last bytes when they come with io.EOF", func(t *testing.T) {
+	t.Run("last bytes with EOF", func(t *testing.T) {
 		file := importFile(1000)
 		var dst bytes.Buffer
 		// DataErrReader returns the last bytes of the file and io.EOF from
@@ -44,7 +45,7 @@ func TestCopy(t *testing.T) {
 		assert.True(t, bytes.Equal(file, dst.Bytes()), "Copy wrote %d of %d bytes of a reader that returns its last bytes with io.EOF; want them all (task 4: write what Read returned before looking at its error)", dst.Len(), len(file))
 	})
 
-	t.Run("stops before the next chunk once the context ends, with the bytes so far and the cause", func(t *testing.T) {
+	t.Run("cancel between chunks", func(t *testing.T) {
 		file := importFile(10000)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
@@ -64,7 +65,7 @@ func TestCopy(t *testing.T) {
 		assert.True(t, bytes.Equal(file[:src.given], dst.Bytes()), "Copy(ctx cancelled during the 3rd Read) wrote %d bytes; want the %d bytes its 3 Reads returned (task 4: write the chunk you read, then ask the context before the next)", dst.Len(), src.given)
 	})
 
-	t.Run("reads nothing when the context has already ended", func(t *testing.T) {
+	t.Run("ended context", func(t *testing.T) {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(errClosing)
 		src := &chunkedReader{data: importFile(5000), chunk: 1000}
@@ -75,7 +76,7 @@ func TestCopy(t *testing.T) {
 		assert.Zero(t, n, "Copy(ctx that had already ended) returned this count (task 4)")
 	})
 
-	t.Run("returns a write error with the bytes written before it", func(t *testing.T) {
+	t.Run("write error", func(t *testing.T) {
 		errDiskFull := errors.New("disk full")
 		dst := &failingWriter{room: 2500, err: errDiskFull}
 		n, err := Copy(context.Background(), dst, &chunkedReader{data: importFile(5000), chunk: 1000})
@@ -83,7 +84,7 @@ func TestCopy(t *testing.T) {
 		assert.Equal(t, int64(2500), n, "Copy(live ctx, a writer that fails after 2500 bytes, src) returned this count; want the bytes the writer took (task 4: count what Write returned, even with an error)")
 	})
 
-	t.Run("returns io.ErrShortWrite when a write takes less than its chunk without an error", func(t *testing.T) {
+	t.Run("short write", func(t *testing.T) {
 		dst := &halfWriter{}
 		n, err := Copy(context.Background(), dst, &chunkedReader{data: importFile(5000), chunk: 1000})
 		assert.ErrorIs(t, err, io.ErrShortWrite, "Copy(live ctx, a writer that takes 500 of the first 1000 bytes and returns a nil error, src) returned (%d, %v); "+

@@ -16,9 +16,12 @@ import (
 )
 
 func TestPool(t *testing.T) {
+	begun(t, "Pool.Render", func() error {
+		return NewPool(1, func(context.Context, Job) error { return nil }).Render(context.Background(), Job{Name: "daily", Weight: 1})
+	})
 	leakcheck.Check(t)
 
-	t.Run("renders at most size renderers' worth of jobs at once", func(t *testing.T) {
+	t.Run("at most size", func(t *testing.T) {
 		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			pool := NewPool(2, r.render)
@@ -44,7 +47,7 @@ func TestPool(t *testing.T) {
 		})
 	})
 
-	t.Run("a heavy job waits until as many renderers as it weighs are free", func(t *testing.T) {
+	t.Run("heavy job waits", func(t *testing.T) {
 		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 2 * time.Second
@@ -66,7 +69,7 @@ func TestPool(t *testing.T) {
 		})
 	})
 
-	t.Run("a caller who leaves while waiting gets the reason at once, and nothing is rendered for it", func(t *testing.T) {
+	t.Run("caller leaves in line", func(t *testing.T) {
 		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 10 * time.Second
@@ -113,7 +116,7 @@ func TestPool(t *testing.T) {
 		})
 	})
 
-	t.Run("gives the renderers back when rendering fails", func(t *testing.T) {
+	t.Run("render fails", func(t *testing.T) {
 		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			errInk := errors.New("out of ink")
@@ -126,7 +129,7 @@ func TestPool(t *testing.T) {
 		})
 	})
 
-	t.Run("gives the renderers back when the caller leaves during the rendering", func(t *testing.T) {
+	t.Run("caller leaves mid render", func(t *testing.T) {
 		poolBubble(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 10 * time.Second
@@ -144,7 +147,7 @@ func TestPool(t *testing.T) {
 		})
 	})
 
-	t.Run("refuses a weight below 1", func(t *testing.T) {
+	t.Run("negative weight", func(t *testing.T) {
 		r := newRenderer()
 		err := NewPool(2, r.render).Render(t.Context(), Job{Name: "daily", Weight: -1})
 		assert.Error(t, err, "Render(a job of weight -1); want an error, not the panic of Acquire(ctx, -1) (task 8: keep the weight check at the top of Render)")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"runtime"
 	"strings"
 	"syscall"
@@ -24,11 +23,15 @@ import (
 // only once they listen for SIGTERM.
 
 func TestReport(t *testing.T) {
+	begun(t, "Generator.Run", func() error {
+		_, err := Generator{Path: "no-such-report-generator", Grace: time.Second}.Run(ended())
+		return err
+	})
 	leakcheck.Check(t)
 	exe := testBinary(t)
 	errClosing := errors.New("the shop is closing")
 
-	t.Run("returns the report of a generator that finishes", func(t *testing.T) {
+	t.Run("finishes", func(t *testing.T) {
 		g := Generator{Path: exe, Args: []string{"-day", "2026-11-30"}, Env: helperEnviron(nil, "report-done"), Grace: patience}
 		out, err := g.Run(context.Background())
 		if !assert.NoError(t, err, "Run of a generator that writes its report and exits 0 (task 5: run g.Path with g.Args and g.Env, and return what it wrote to stdout: Cmd.Output)%s", stderrOf(err)) {
@@ -38,7 +41,7 @@ func TestReport(t *testing.T) {
 			"Run's output for a generator given the arguments -day 2026-11-30 (task 5: pass g.Args after g.Path, and g.Env as the command's environment)")
 	})
 
-	t.Run("tells a generator that failed from a cancelled one", func(t *testing.T) {
+	t.Run("fails", func(t *testing.T) {
 		g := Generator{Path: exe, Env: helperEnviron(nil, "report-failing"), Grace: patience}
 		out, err := g.Run(context.Background())
 		var exit *exec.ExitError
@@ -53,7 +56,7 @@ func TestReport(t *testing.T) {
 		assert.Equal(t, "flavour,sold\n", string(out), "Run's output from a generator that wrote one line on stdout, then failed; want that line, and only what it wrote on stdout (%s)", fix)
 	})
 
-	t.Run("does not start the generator when the context has already ended", func(t *testing.T) {
+	t.Run("ended context", func(t *testing.T) {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(errClosing)
 		g := Generator{Path: exe, Args: []string{"-day", "2026-11-30"}, Env: helperEnviron(nil, "report-done"), Grace: patience}
@@ -62,14 +65,14 @@ func TestReport(t *testing.T) {
 		assert.Empty(t, string(out), "Run's output with a context that had already ended; want none: the generator should not have run (task 5: exec.CommandContext)")
 	})
 
-	t.Run("refuses a grace of 0", func(t *testing.T) {
+	t.Run("zero grace", func(t *testing.T) {
 		g := Generator{Path: exe, Args: []string{"-day", "2026-11-30"}, Env: helperEnviron(nil, "report-done")}
 		out, err := g.Run(context.Background())
 		assert.Error(t, err, "Run with a Grace of 0; want an error: with no WaitDelay, nothing would bound the wait (task 5: keep the Grace check at the top of Run)")
 		assert.Empty(t, string(out), "Run's output with a Grace of 0; want none: the generator should not have run (task 5: keep the Grace check at the top of Run)")
 	})
 
-	t.Run("asks the generator to stop when the context ends, and keeps what it wrote as it cleaned up", func(t *testing.T) {
+	t.Run("polite", func(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("Windows has no SIGTERM to send another process: Run kills the generator at once, so there is no clean-up to see")
 		}
@@ -90,7 +93,7 @@ func TestReport(t *testing.T) {
 			"Run's output from a generator that writes two lines, then one more when it gets SIGTERM; a missing last line means it did not get SIGTERM, and was ended without a chance to clean up (task 5: Cmd.Cancel must send SIGTERM: the default Cancel kills, and os.Interrupt is SIGINT)")
 	})
 
-	t.Run("kills a generator that ignores the request to stop, once the grace is over", func(t *testing.T) {
+	t.Run("kills stubborn", func(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("Windows has no SIGTERM to send another process: Run kills the generator at once, so there is no grace to check")
 		}
@@ -114,7 +117,7 @@ func TestReport(t *testing.T) {
 		assert.Equal(t, "flavour,sold\n", string(run.out), "Run's output from a generator that wrote one line before it was killed; want that line (task 5)")
 	})
 
-	t.Run("does not wait for a grandchild that holds the output open", func(t *testing.T) {
+	t.Run("grandchild on cancel", func(t *testing.T) {
 		l := newLink(t)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
@@ -145,9 +148,9 @@ func TestReport(t *testing.T) {
 		wantOut string
 		fix     string
 	}{
-		{"exit 0 with a grandchild still writing", 50 * time.Millisecond, false, exec.ErrWaitDelay, "flavour,sold\n",
+		{"grandchild after exit", 50 * time.Millisecond, false, exec.ErrWaitDelay, "flavour,sold\n",
 			"task 5: after a clean exit, exec.ErrWaitDelay says the output may be cut short — return what was read, and an error that wraps it"},
-		{"exit 0 as the context ends", patience, true, nil, "flavour,sold\nPistachio,12\n",
+		{"exit 0 then cancel", patience, true, nil, "flavour,sold\nPistachio,12\n",
 			"task 5: blame the context only for an error from Output — a clean exit whose output was all read is a success"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -229,190 +232,4 @@ func stderrOf(err error) string {
 		return fmt.Sprintf(". The generator wrote on stderr: %s", strings.TrimSpace(string(exit.Stderr)))
 	}
 	return ""
-}
-
-// reportRun is a call to Generator.Run in a goroutine of its own.
-type reportRun struct {
-	grace    time.Duration // the generator's
-	done     chan struct{} // closed when Run has returned
-	out      []byte        // what Run returned; read them only once done is closed
-	err      error
-	returned time.Time     // when
-	took     time.Duration // from the cancel to Run's return, set by cancelAndAwait
-}
-
-func startReport(ctx context.Context, g Generator) *reportRun {
-	r := &reportRun{grace: g.Grace, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		r.out, r.err = g.Run(ctx)
-		r.returned = time.Now()
-	}()
-	return r
-}
-
-// awaitReady waits for the helper process name to say it is ready over the
-// link, and reports whether it did; if not, it fails the test, saying why.
-func (r *reportRun) awaitReady(t *testing.T, l *link, name string) bool {
-	t.Helper()
-	if _, ok := l.await(name+": ready", r.done); ok {
-		return true
-	}
-	select {
-	case <-r.done:
-		t.Errorf("Run returned (%q, %v) before the generator %s said it was ready; want Run to start the program and wait for it (task 5: exec.CommandContext(ctx, g.Path, g.Args...) with g.Env, and Cmd.Output)%s. The helpers said: %s",
-			r.out, r.err, name, stderrOf(r.err), l.transcript())
-	default:
-		t.Errorf("the generator %s did not say it was ready within %v. The helpers said: %s", name, patience, l.transcript())
-		l.hangUp()
-		r.wait(t)
-	}
-	return false
-}
-
-// cancelAndAwait calls cancel, then waits for Run to return, at most the
-// generator's grace and two seconds, and reports whether it did. If it did
-// not, it fails the test, saying why from what the generator called name
-// told the link; it hangs up the link so that the helpers exit and Run
-// returns, and waits for that.
-func (r *reportRun) cancelAndAwait(t *testing.T, l *link, cancel func(), name string) bool {
-	t.Helper()
-	bound := r.grace + 2*time.Second
-	cancelled := time.Now()
-	cancel()
-	select {
-	case <-r.done:
-		r.took = r.returned.Sub(cancelled)
-		return true
-	case <-time.After(bound):
-	}
-	said := l.transcript()
-	var why string
-	switch {
-	case strings.Contains(said, name+": (exited"):
-		why = "the generator has exited, but a process it started (a grandchild) still holds the output pipe open, and Run waits for the end of the output (task 5: set Cmd.WaitDelay: it also bounds how long Wait reads the output once the program has exited — when Cmd.Output reads it; output you read yourself from Cmd.StdoutPipe before Wait is not bounded)"
-	case strings.Contains(said, name+": got SIGTERM"):
-		why = "the generator got SIGTERM, ignores it, and nothing killed it once the grace was over (task 5: set Cmd.WaitDelay to the grace: Cmd.Cancel only asks, WaitDelay kills)"
-	default:
-		why = "the generator never got SIGTERM: nothing asked it to stop (task 5: exec.CommandContext — exec.Command knows nothing of ctx — with a Cmd.Cancel that sends SIGTERM)"
-	}
-	t.Errorf("Run of the generator %s had not returned %v after its context was cancelled, with a grace of %v: %s. The helpers said: %s",
-		name, bound, r.grace, why, said)
-	l.hangUp()
-	r.wait(t)
-	return false
-}
-
-// wait waits for Run to return once the helpers were told to exit.
-func (r *reportRun) wait(t *testing.T) {
-	t.Helper()
-	select {
-	case <-r.done:
-	case <-time.After(patience):
-		t.Errorf("Run still had not returned %v after the test hung up on its helper processes", patience)
-	}
-}
-
-// ---- The report generators, played by this test binary ----
-
-// helperReportDone writes a report for the day given by -day and exits 0.
-func helperReportDone() int {
-	if len(os.Args) != 3 || os.Args[1] != "-day" {
-		fmt.Fprintf(os.Stderr, "report: usage: report -day YYYY-MM-DD (got %q)\n", os.Args[1:])
-		return 2
-	}
-	fmt.Printf("report for %s\nflavour,sold\nPistachio,12\n", os.Args[2])
-	return 0
-}
-
-// helperReportFailing writes one line, then fails.
-func helperReportFailing() int {
-	fmt.Println("flavour,sold")
-	fmt.Fprintln(os.Stderr, "report: out of cones")
-	return 3
-}
-
-// helperReportPolite writes its report, then waits for SIGTERM to clean up
-// and exit (or for the test to hang up).
-func helperReportPolite() int {
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM)
-	link := dialLink()
-	fmt.Print("flavour,sold\nPistachio,12\n")
-	link.say("ready")
-	select {
-	case <-term:
-		link.say("got SIGTERM: cleaning up")
-		fmt.Println("interrupted: temporary files removed")
-		return 1
-	case <-link.hungUp:
-		return 0
-	}
-}
-
-// helperReportStubborn writes one line and ignores SIGTERM: only a kill (or
-// the test hanging up) stops it.
-func helperReportStubborn() int {
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM)
-	link := dialLink()
-	fmt.Println("flavour,sold")
-	link.say("ready")
-	for {
-		select {
-		case <-term:
-			link.say("got SIGTERM: ignoring it")
-		case <-link.hungUp:
-			return 0
-		}
-	}
-}
-
-// orphanExitsEnv, set in its environment, makes helperReportOrphaning exit 0
-// at once, instead of waiting for SIGTERM, and leave the report's last line
-// to its grandchild.
-const orphanExitsEnv = "PLATFORM_TEST_ORPHAN_EXITS"
-
-// helperReportOrphaning starts a grandchild that inherits its standard
-// output — a background job, as a shell script's `cmd &` — then exits on
-// SIGTERM without waiting for it (or at once, with orphanExitsEnv set).
-func helperReportOrphaning() int {
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM)
-	link := dialLink()
-	exe, err := os.Executable()
-	if err != nil {
-		link.say("cannot find the test binary: %v", err)
-		return 2
-	}
-	grandchild := exec.Command(exe)
-	grandchild.Env = append(os.Environ(), helperEnv+"=report-grandchild")
-	grandchild.Stdout, grandchild.Stderr = os.Stdout, os.Stderr // the pipe to Run, inherited
-	if err := grandchild.Start(); err != nil {
-		link.say("cannot start the grandchild: %v", err)
-		return 2
-	}
-	fmt.Println("flavour,sold")
-	if os.Getenv(orphanExitsEnv) != "" {
-		link.say("ready: started a grandchild, pid %d; exiting 0", grandchild.Process.Pid)
-		return 0
-	}
-	link.say("ready: started a grandchild, pid %d", grandchild.Process.Pid)
-	select {
-	case <-term:
-		link.say("got SIGTERM: exiting, and leaving the grandchild behind")
-		return 1
-	case <-link.hungUp:
-		return 0
-	}
-}
-
-// helperReportGrandchild holds the output pipe it inherited until the test
-// hangs up, then writes the report's last line: lost if Run stopped reading.
-func helperReportGrandchild() int {
-	link := dialLink()
-	link.say("ready")
-	<-link.hungUp
-	fmt.Println("Pistachio,12")
-	return 0
 }

@@ -1,0 +1,67 @@
+package platform
+
+import (
+	"fmt"
+	"time"
+)
+
+// bgCall is a call running on a goroutine of its own, so that a test can
+// look at it, in virtual time, while it runs.
+type bgCall[T any] struct {
+	start    time.Time
+	done     chan struct{}
+	got      T             // read these only once done is closed
+	err      error         //
+	took     time.Duration //
+	panicked any           // what the call panicked with, if it did
+}
+
+// goCall starts f on a goroutine of its own. A panic in f is recorded, so
+// that the test can report it rather than crash.
+func goCall[T any](f func() (T, error)) *bgCall[T] {
+	c := &bgCall[T]{start: time.Now(), done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		defer func() {
+			c.took = time.Since(c.start)
+			if c.panicked = recover(); c.panicked != nil {
+				c.err = fmt.Errorf("panicked: %v", c.panicked)
+			}
+		}()
+		c.got, c.err = f()
+	}()
+	return c
+}
+
+// returned reports, without waiting, whether the call has returned. Call
+// synctest.Wait first, so that the call has run as far as it can.
+func (c *bgCall[T]) returned() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// await waits at most limit (virtual time: a long limit costs nothing) for
+// the call to return.
+func (c *bgCall[T]) await(limit time.Duration) {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-c.done:
+	case <-timer.C:
+	}
+}
+
+// String says what the call did: "returned (map[…], <nil>) after 3s".
+func (c *bgCall[T]) String() string {
+	switch {
+	case !c.returned():
+		return fmt.Sprintf("had not returned after %v", time.Since(c.start))
+	case c.panicked != nil:
+		return fmt.Sprintf("panicked after %v: %v", c.took, c.panicked)
+	}
+	return fmt.Sprintf("returned (%v, %v) after %v", c.got, c.err, c.took)
+}
