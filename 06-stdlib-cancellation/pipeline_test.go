@@ -10,7 +10,6 @@ import (
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/stretchr/testify/assert"
-	"go.uber.org/goleak"
 )
 
 func TestPipeline(t *testing.T) {
@@ -112,64 +111,6 @@ func TestPipeline(t *testing.T) {
 			assertTotalsClosed(t, totals, "Totals returned after its context was cancelled, but left totals open; want it closed on every way out (task 2: defer close(totals))")
 		})
 	})
-}
-
-// This test runs in real time, outside a synctest bubble, to show goleak at
-// work: the pipeline starts its stage with go, as real code does, and the
-// consumer leaves after one total.
-func TestPipelineLeavesNoGoroutineBehind(t *testing.T) {
-	begun(t, "Totals", beginTotals)
-	leakcheck.Check(t)
-	before := goleak.IgnoreCurrent()
-	const patience = 5 * time.Second // a correct Totals returns in microseconds
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	orders, totals := make(chan Order), make(chan Total)
-	producerDone, stageDone := make(chan struct{}), make(chan struct{})
-	go func() { // the producer: orders until the context ends
-		defer close(producerDone)
-		for i := 1; ; i++ {
-			select {
-			case orders <- Order{ID: fmt.Sprint("B", i), Scoops: 1, CentsPerScoop: 250}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		defer close(stageDone)
-		defer func() { _ = recover() }() // TestPipeline reports a double close
-		_ = Totals(ctx, orders, totals)
-	}()
-
-	select {
-	case _, ok := <-totals:
-		if !ok {
-			assert.Fail(t, "Totals closed totals before it sent a total, while orders kept coming (task 2: send each order's total on totals)")
-		}
-	case <-time.After(patience):
-		assert.Fail(t, "Totals sent no total in 5s while orders kept coming (task 2: send each order's total on totals)")
-	}
-	cancel() // the consumer leaves: it stops reading and cancels
-
-	if err := goleak.Find(before); err != nil {
-		assert.Fail(t, "a goroutine was still running after the consumer of totals stopped reading and cancelled the context: Totals never returned (task 2: make every send and receive a select with ctx.Done())\n"+err.Error())
-	}
-
-	// Set a leaking Totals free, so that it does not outlive this test.
-	<-producerDone
-	close(orders)
-	for {
-		select {
-		case <-totals:
-			continue
-		case <-stageDone:
-		case <-time.After(patience):
-			assert.Fail(t, "Totals did not return within 5s of orders being closed and totals drained (task 2: return when orders is closed)")
-		}
-		return
-	}
 }
 
 // beginTotals calls Totals with a context that has ended, for begun.

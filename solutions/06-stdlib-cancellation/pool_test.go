@@ -22,7 +22,7 @@ func TestPool(t *testing.T) {
 	leakcheck.Check(t)
 
 	t.Run("at most size", func(t *testing.T) {
-		poolBubble(t, func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
 			r := newRenderer()
 			pool := NewPool(2, r.render)
 			var jobs []*bgCall[struct{}]
@@ -48,7 +48,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("heavy job waits", func(t *testing.T) {
-		poolBubble(t, func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 2 * time.Second
 			pool := NewPool(4, r.render)
@@ -70,7 +70,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("caller leaves in line", func(t *testing.T) {
-		poolBubble(t, func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 10 * time.Second
 			pool := NewPool(1, r.render)
@@ -117,7 +117,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("render fails", func(t *testing.T) {
-		poolBubble(t, func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
 			r := newRenderer()
 			errInk := errors.New("out of ink")
 			r.fails["daily"] = errInk
@@ -130,7 +130,7 @@ func TestPool(t *testing.T) {
 	})
 
 	t.Run("caller leaves mid render", func(t *testing.T) {
-		poolBubble(t, func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
 			r := newRenderer()
 			r.takes["year-end"] = 10 * time.Second
 			pool := NewPool(3, r.render)
@@ -153,28 +153,6 @@ func TestPool(t *testing.T) {
 		assert.Error(t, err, "Render(a job of weight -1); want an error, not the panic of Acquire(ctx, -1) (task 8: keep the weight check at the top of Render)")
 		assert.Empty(t, r.startedJobs(), "the jobs rendered for a job of weight -1; want none (task 8: keep the weight check at the top of Render)")
 	})
-}
-
-// poolBubble runs f in a synctest bubble, as synctest.Test does. A Render
-// that waits for a renderer nobody will ever give back, deaf to its
-// caller's context, would otherwise outlive f and crash the whole test
-// binary with the bubble's "deadlock" panic; this reports it as a failure
-// of its own, and goleak then lists the goroutines left behind.
-func poolBubble(t *testing.T, f func(t *testing.T)) {
-	t.Helper()
-	defer func() {
-		p := recover()
-		if p == nil {
-			return
-		}
-		if !strings.Contains(fmt.Sprint(p), "blocked goroutines remain") && !strings.Contains(fmt.Sprint(p), "deadlock") {
-			panic(p)
-		}
-		t.Errorf("when the test ended, a Render was still blocked for good (%v): it waits for renderers that nobody will give back, "+
-			"and it does not give up when its caller leaves (task 8: Acquire with the caller's ctx, never context.Background(); "+
-			"and defer Release(job.Weight) right after a successful Acquire, so that no way out keeps a renderer)", p)
-	}()
-	synctest.Test(t, f)
 }
 
 // assertPoolFree checks that a job of the pool's whole size is rendered at
