@@ -32,17 +32,9 @@ func Poll(ctx context.Context, interval time.Duration, poll func(ctx context.Con
 	// after each poll has finished, so a poll that takes 2 s pushes every
 	// later poll back by 2 s. A time.Ticker ticks on its own schedule.
 	//
-	// Go 1.23 changed timers for the better: a Ticker or Timer that nothing
-	// refers to any more is garbage collected even if never stopped, and its
-	// channel is unbuffered, so after Stop or Reset no stale tick can be
-	// received — the old "drain the channel after Stop" dance is gone. We
-	// stop the ticker anyway: it says when we are done with it.
-	//
-	// Two AfterFuncs, easy to mix up: time.AfterFunc(d, f) runs f in a
-	// goroutine of its own once d has passed (its Timer's Stop calls it
-	// off); a poller built from it re-arms itself inside f and needs a way
-	// of its own to stop. context.AfterFunc(ctx, f) runs f when ctx ends: the
-	// way to make something that takes no context stop with one (task 3).
+	// Since Go 1.23 an unstopped ticker is garbage collected and needs no
+	// draining (the README's "Timers since Go 1.23"); Stop still says when
+	// we are done with it.
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	for {
