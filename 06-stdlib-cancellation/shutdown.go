@@ -33,7 +33,7 @@ func Stopping(ctx context.Context) <-chan struct{} {
 // out first, and the error of http.Server.Serve if serving failed.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
 	// TODO(task 6): serve h on ln with an http.Server (ReadHeaderTimeout,
-	// and IdleTimeout: idleTimeout), in a goroutine, until a context from
+	// ReadTimeout: readTimeout, IdleTimeout: idleTimeout), in a goroutine, until a context from
 	// signal.NotifyContext ends; call its stop function then, so that a
 	// second signal is not caught. Shut down with Server.Shutdown, bounded by
 	// grace. Give requests a base context (Server.BaseContext) that Ctrl-C
@@ -45,3 +45,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 // idleTimeout is how long Serve keeps a connection open that waits for its
 // next request. A variable, so that the tests can shorten it.
 var idleTimeout = time.Minute
+
+// readTimeout bounds the reading of a whole request, body included. A
+// variable, so that the tests can shorten it.
+var readTimeout = 10 * time.Second

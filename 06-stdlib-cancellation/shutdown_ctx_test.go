@@ -153,42 +153,50 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 func TestShutdownIdleConnections(t *testing.T) {
 	begun(t, "Serve", serveEnded)
 	leakcheck.Check(t)
-	defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
-	idleTimeout = 50 * time.Millisecond
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listening on loopback: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		err := Serve(ctx, ln, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), time.Second)
-		ln.Close() // if Serve returned early, the test's connections fail at once
-		served <- err
-	}()
-	defer func() {
-		cancel()
-		select {
-		case <-served:
-		case <-time.After(patience):
-			t.Errorf("Serve was still running %v after its context was cancelled", patience)
+	defer func(d, r time.Duration) { idleTimeout, readTimeout = d, r }(idleTimeout, readTimeout)
+	const short, long = 50 * time.Millisecond, time.Minute
+	for _, c := range []struct {
+		sent       string
+		idle, read time.Duration // the one that must close the connection is short
+		fix        string
+	}{
+		{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n", short, long, "IdleTimeout"},                      // then nothing more
+		{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\nGET", short, long, "IdleTimeout"},                   // then 3 bytes of the next
+		{"GET / HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 9\r\n\r\n", long, short, "ReadTimeout"}, // and not its body
+	} {
+		idleTimeout, readTimeout = c.idle, c.read
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("listening on loopback: %v", err)
 		}
-	}()
-	for _, next := range []string{"", "GET"} { // nothing more, or 3 bytes of a next request
+		ctx, cancel := context.WithCancel(context.Background())
+		served := make(chan error, 1)
+		go func() {
+			err := Serve(ctx, ln, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), time.Second)
+			ln.Close() // if Serve returned early, the test's connection fails at once
+			served <- err
+		}()
 		conn, err := net.Dial("tcp", ln.Addr().String())
 		if err != nil {
+			cancel()
 			t.Fatalf("connecting to Serve: %v (task 6: serve h on ln with an http.Server)", err)
 		}
-		defer conn.Close()
-		conn.SetDeadline(time.Now().Add(idleTimeout + time.Second))
-		fmt.Fprint(conn, "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n"+next)
+		conn.SetDeadline(time.Now().Add(short + time.Second))
+		fmt.Fprint(conn, c.sent)
 		br := bufio.NewReader(conn)
 		resp, err := http.ReadResponse(br, nil)
 		if err == nil {
 			resp.Body.Close()
 			_, err = br.ReadByte()
 		}
-		assert.ErrorIs(t, err, io.EOF, "a connection that sent a request, then %q of the next, then waited: read %v; want Serve to close it after idleTimeout "+
-			"(task 6: set http.Server.IdleTimeout — ReadHeaderTimeout starts only once 4 bytes of the next request are in)", next, err)
+		conn.Close()
+		assert.ErrorIs(t, err, io.EOF, "a connection that sent %q, then waited: read %v; want Serve to answer and close it "+
+			"(task 6: set http.Server.%s — ReadHeaderTimeout does not cover that wait)", c.sent, err, c.fix)
+		cancel()
+		select {
+		case <-served:
+		case <-time.After(patience):
+			t.Fatalf("Serve was still running %v after its context was cancelled", patience)
+		}
 	}
 }

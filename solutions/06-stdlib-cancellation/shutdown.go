@@ -70,7 +70,13 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		// starts it once 4 bytes of the next request are in. Without
 		// IdleTimeout (or ReadTimeout), an idle connection, or one that sent
 		// 3 bytes and stopped, holds a goroutine and a file descriptor for as
-		// long as its client keeps it open.
+		// long as its client keeps it open. ReadTimeout bounds a request's
+		// body: before it answers, net/http reads what is left of a small
+		// body the handler did not read, and with no deadline a client that
+		// declares a body and never sends it holds its connection, and the
+		// shutdown waiting for it, for ever. (Once a body is read, net/http
+		// clears the deadline: a long handler is not cut short.)
+		ReadTimeout: readTimeout,
 		IdleTimeout: idleTimeout,
 		BaseContext: func(net.Listener) context.Context { return base },
 	}
@@ -112,3 +118,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 // idleTimeout is how long Serve keeps a connection open that waits for its
 // next request. A variable, so that the tests can shorten it.
 var idleTimeout = time.Minute
+
+// readTimeout bounds the reading of a whole request, body included. A
+// variable, so that the tests can shorten it.
+var readTimeout = 10 * time.Second
