@@ -44,6 +44,7 @@ func TestStockKeepsWorking(t *testing.T) {
 				for _, call := range calls {
 					require.True(t, call.Outcome == fakestock.Completed && call.Took() == 10*time.Second, "got the stock %v, want completed after 10s, 9s after the menu gave up", call)
 				}
+				t.Logf("after 10s the stock service completed all %d requests: 9s of work each, for callers who had left", n)
 				assert.Zero(t, stock.OpenBodies(), "got %d late answers' bodies left open, want them closed (defer resp.Body.Close() in fetchStock)", stock.OpenBodies())
 			})
 		})
