@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -60,42 +58,7 @@ func TestRun(t *testing.T) {
 		}
 	})
 
-	t.Run("loopback by default", func(t *testing.T) {
-		var usage strings.Builder
-		run(t.Context(), []string{"-h"}, &usage)
-		_, addr, _ := strings.Cut(usage.String(), `(default "`) // -addr comes first
-		addr, _, _ = strings.Cut(addr, `"`)
-		if addr != "localhost:4000" {
-			t.Errorf("run -h: got -addr default %q, want localhost:4000 (-addr :4000 listens on every interface)", addr)
-		}
-	})
-
-	t.Run("idle connection closed", func(t *testing.T) {
-		leakcheck.Check(t)
-		defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
-		idleTimeout = 50 * time.Millisecond
-		srv := runtest.Start(t, run)
-		if err := srv.IdleConn(t, "/", time.Second); err != nil {
-			t.Errorf("%v; want it closed after idleTimeout (50ms here): set http.Server.IdleTimeout", err)
-		}
-	})
-
-	t.Run("body never sent", func(t *testing.T) {
-		leakcheck.Check(t)
-		defer func(d time.Duration) { readTimeout = d }(readTimeout)
-		readTimeout = 50 * time.Millisecond
-		srv := runtest.Start(t, run)
-		if err := srv.BodyNeverSent(t, "/", time.Second); err != nil {
-			t.Errorf("%v (readTimeout is 50ms here): set http.Server.ReadTimeout", err)
-		}
-	})
-
-	t.Run("grace runs out", func(t *testing.T) {
-		leakcheck.Check(t)
-		if err := runtest.OutliveGrace(t, serve); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("serve after a request outlived the grace: got %v, want context.DeadlineExceeded (not a clean shutdown: exit 1)", err)
-		}
-	})
+	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve, DefaultAddr: "localhost:4000", IdleTimeout: &idleTimeout, ReadTimeout: &readTimeout})
 }
 
 // h2cClient returns a client that speaks only HTTP/2 without TLS, with

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -37,33 +34,5 @@ func TestRun(t *testing.T) {
 		assert.ErrorContains(t, err, "stock-ulr", "run -stock-ulr (a typo): want an error that names the flag")
 	})
 
-	t.Run("listens on loopback by default", func(t *testing.T) {
-		var usage strings.Builder
-		run(t.Context(), []string{"-h"}, &usage)
-		_, addr, _ := strings.Cut(usage.String(), `(default "`) // -addr comes first
-		addr, _, _ = strings.Cut(addr, `"`)
-		assert.Equal(t, "localhost:3000", addr, "run -h: got -addr default %q, want loopback", addr)
-	})
-
-	t.Run("closes idle connections", func(t *testing.T) {
-		leakcheck.Check(t)
-		defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
-		idleTimeout = 50 * time.Millisecond
-		srv := runtest.Start(t, run)
-		assert.NoError(t, srv.IdleConn(t, "/", time.Second), "want an idle connection closed after idleTimeout (set http.Server.IdleTimeout)")
-	})
-
-	t.Run("body never sent", func(t *testing.T) {
-		leakcheck.Check(t)
-		defer func(d time.Duration) { readTimeout = d }(readTimeout)
-		readTimeout = 50 * time.Millisecond
-		srv := runtest.Start(t, run)
-		assert.NoError(t, srv.BodyNeverSent(t, "/", time.Second), "readTimeout is 50ms here: set http.Server.ReadTimeout")
-	})
-
-	t.Run("cuts a request past the grace", func(t *testing.T) {
-		leakcheck.Check(t)
-		err := runtest.OutliveGrace(t, serve)
-		assert.ErrorIs(t, err, context.DeadlineExceeded, "serve after a request outlived the grace: want an error (main exits 1)")
-	})
+	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve, DefaultAddr: "localhost:3000", IdleTimeout: &idleTimeout, ReadTimeout: &readTimeout})
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -84,52 +82,15 @@ func TestRun(t *testing.T) {
 			err := run(t.Context(), args, io.Discard)
 			check(t, err != nil && strings.Contains(err.Error(), args[0]), "run %v: got %v, want an error naming the flag", args, err)
 		}
-		var usage strings.Builder
-		run(t.Context(), []string{"-h"}, &usage)
-		_, addr, _ := strings.Cut(usage.String(), `(default "`) // -addr comes first
-		addr, _, _ = strings.Cut(addr, `"`)
-		check(t, addr == "localhost:3000", "run -h: got -addr default %q, want loopback", addr)
 	})
 
-	t.Run("idle", func(t *testing.T) {
-		defer func(d time.Duration) { idleTimeout = d }(idleTimeout)
-		idleTimeout = 50 * time.Millisecond
-		srv := runtest.Start(t, run)
-		err := srv.IdleConn(t, "/", time.Second)
-		check(t, err == nil, "idle connection: got %v, want it closed after idleTimeout (http.Server.IdleTimeout)", err)
-	})
-
-	t.Run("body never sent", func(t *testing.T) {
-		defer func(d time.Duration) { readTimeout = d }(readTimeout)
-		readTimeout = 50 * time.Millisecond
-		srv := runtest.Start(t, run)
-		err := srv.BodyNeverSent(t, "/", time.Second)
-		check(t, err == nil, "%v (readTimeout is 50ms here): set http.Server.ReadTimeout", err)
-	})
-
-	t.Run("grace", func(t *testing.T) {
-		err := runtest.OutliveGrace(t, serve)
-		check(t, errors.Is(err, context.DeadlineExceeded), "serve after a request outlived the grace: got %v, want DeadlineExceeded (main exits 1)", err)
-	})
+	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve, DefaultAddr: "localhost:3000", IdleTimeout: &idleTimeout, ReadTimeout: &readTimeout})
 
 	// The menu calls the stock service it was given, and only it, and reads
 	// no more of its headers than they need.
-	elsewhere := fakestock.New()
-	elsewhereURL, _ := fakestock.Loopback(t, elsewhere)
-	for name, stock := range map[string]http.Handler{
-		"redirect": http.RedirectHandler(elsewhereURL, http.StatusMovedPermanently),
-		"huge headers": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("X-Padding", strings.Repeat("x", 1<<20))
-			fakestock.New().ServeHTTP(w, r)
-		}),
-	} {
-		t.Run(name, func(t *testing.T) {
-			stockURL, _ := fakestock.Loopback(t, stock)
-			client := newStockClient(false)
-			defer client.CloseIdleConnections()
-			rec := menutest.Get(newMenuService(client, stockURL, time.Second).handler())
-			check(t, rec.Code == http.StatusBadGateway, "GET /menu, the stock service sending a %s: got %d, want 502", name, rec.Code)
+	t.Run("stock client", func(t *testing.T) {
+		menutest.GuardsTheStockClient(t, newStockClient(false), func(client *http.Client, stockURL string) http.Handler {
+			return newMenuService(client, stockURL, time.Second).handler()
 		})
-	}
-	check(t, elsewhere.Started() == 0, "requests that followed the redirect: got %d, want none", elsewhere.Started())
+	})
 }
