@@ -23,6 +23,7 @@ type app struct {
 	stderr   io.Writer
 	cacheDir string // "" keeps nothing between runs
 	hintDir  string // where the hints shown are remembered; "" nowhere
+	stateDir string // where reset keeps what it replaces; "" nowhere
 	g        course.Go
 	wd       string // the folder the runner was started in; "" for the module's root
 	windows  bool   // print commands for Windows' shells
@@ -47,12 +48,12 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 		return nil, err
 	}
 	a.wd = wd
-	// The hints shown belong to this clone: a fresh clone in the same
+	// The hints shown and what reset kept belong to this clone, and its
+	// worktrees share them (course.StateDir): a fresh clone in the same
 	// folder starts again from the gentlest hint. The results cache may
 	// stay shared: it is keyed by the files' contents.
-	if fi, err := os.Stat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
-		a.hintDir = filepath.Join(root, ".git", "go-cancellation-workshop")
-	}
+	a.stateDir = course.StateDir(context.Background(), root)
+	a.hintDir = a.stateDir
 	return a, nil
 }
 
@@ -64,7 +65,7 @@ func newAppAt(root, cacheDir string, stdin io.Reader, stdout, stderr io.Writer) 
 	if len(steps) == 0 {
 		return nil, fmt.Errorf("no step folder (%s) in %s: run go tool workshop inside the workshop's repository", course.StepGlob, root)
 	}
-	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, hintDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
+	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, hintDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
 }
 
 func (a *app) cache() course.Cache { return course.Cache{Dir: a.cacheDir} }
