@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,18 +15,24 @@ import (
 // reset puts a step's starter files back, from the workshop's own branch of
 // the clone (upstream, else origin), after asking.
 func (a *app) reset(ctx context.Context, args []string) int {
-	flags, pos, err := splitFlags(args, []string{"y", "yes"}, []string{"from"})
+	flags, pos, err := splitFlags(args, []string{"y", "yes", "undo"}, []string{"from"})
 	switch {
 	case err != nil:
-		return a.usageError("%v — go tool workshop reset [-y] [-from REF] STEP", err)
+		return a.usageError("%v — go tool workshop reset [-y] [-from REF] STEP, or reset -undo [-y] STEP", err)
 	case len(pos) == 0:
-		return a.usageError("usage: go tool workshop reset [-y] [-from REF] STEP (a step must be named: reset throws your work on it away)")
+		return a.usageError("usage: go tool workshop reset [-y] [-from REF] STEP (a step must be named), or reset -undo [-y] STEP to bring back what its last reset replaced")
 	case len(pos) > 1:
 		return a.usageError("reset takes one step at a time: go tool workshop reset [-y] [-from REF] STEP")
+	case flags["undo"] != "" && flags["from"] != "":
+		return a.usageError("reset -undo brings back what the last reset kept: it takes no -from")
 	}
 	step, err := a.stepArg(ctx, pos[0])
 	if err != nil {
 		return a.usageError("%v", err)
+	}
+	yes := flags["y"] != "" || flags["yes"] != ""
+	if flags["undo"] != "" {
+		return a.undoReset(ctx, step, pos[0], yes)
 	}
 	plan, err := course.PlanReset(ctx, a.root, step, flags["from"])
 	if err != nil {
@@ -44,26 +51,112 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	for _, f := range plan.Delete {
 		fmt.Fprintf(w, "  delete   %s\n", shownName(f))
 	}
-	if flags["y"] == "" && flags["yes"] == "" {
-		fmt.Fprintf(w, "Your changes to these files are lost. Go ahead? [y/N] ")
-		answer, err := bufio.NewReader(a.stdin).ReadString('\n')
-		if err != nil && answer == "" {
-			// No one to answer (stdin closed, as in a script): a usage error,
-			// so a script that forgot -y does not take it for a reset.
-			fmt.Fprintln(w, "\nNothing changed.")
-			return a.usageError("reset %s had no answer to its question: to reset without asking, go tool workshop reset -y %s", step.Name, pos[0])
-		}
-		if ans := strings.ToLower(strings.TrimSpace(answer)); ans != "y" && ans != "yes" {
-			// A declined reset is no failure: the learner kept their work.
-			fmt.Fprintln(w, "Nothing changed.")
-			return exitOK
+	if a.stateDir == "" {
+		fmt.Fprintf(w, "Your changes to these files are lost (no state folder to keep them in). ")
+	} else {
+		fmt.Fprintf(w, "They are kept: go tool workshop reset -undo %s brings them back. ", pos[0])
+	}
+	if code, ok := a.confirm(yes, "reset "+step.Name, "go tool workshop reset -y "+pos[0]); !ok {
+		return code
+	}
+	hints := a.takeHints(step.Name)
+	if a.stateDir != "" {
+		if _, err := plan.Keep(a.stateDir, hints); err != nil {
+			fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
+			return exitRed
 		}
 	}
 	if err := plan.Apply(ctx); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
 		return exitRed
 	}
-	fmt.Fprintf(w, "%s is its starter again. Next: go tool workshop\n", step.Name)
+	fmt.Fprintf(w, "%s is its starter again, its hints start again from the first. Next: go tool workshop\n", step.Name)
+	return exitOK
+}
+
+// confirm asks "Go ahead?" unless yes. It returns ok to go ahead; otherwise
+// the exit code: a declined question is no failure (the learner kept their
+// work), no answer at all (stdin closed, as in a script that forgot -y) is a
+// usage error.
+func (a *app) confirm(yes bool, what, withY string) (code int, ok bool) {
+	if yes {
+		return exitOK, true
+	}
+	fmt.Fprintf(a.stdout, "Go ahead? [y/N] ")
+	answer, err := bufio.NewReader(a.stdin).ReadString('\n')
+	if err != nil && answer == "" {
+		fmt.Fprintln(a.stdout, "\nNothing changed.")
+		return a.usageError("%s had no answer to its question: to go ahead without asking, %s", what, withY), false
+	}
+	if ans := strings.ToLower(strings.TrimSpace(answer)); ans != "y" && ans != "yes" {
+		fmt.Fprintln(a.stdout, "Nothing changed.")
+		return exitOK, false
+	}
+	return exitOK, true
+}
+
+// takeHints forgets the hints shown for a step's tasks, and returns them.
+func (a *app) takeHints(step string) map[string]int {
+	state, err := course.LoadHintState(a.hintDir)
+	if err != nil || state.File == "" {
+		return nil
+	}
+	taken := map[string]int{}
+	for k, n := range state.Shown {
+		if strings.HasPrefix(k, step+"/") {
+			taken[k] = n
+			delete(state.Shown, k)
+		}
+	}
+	if len(taken) > 0 {
+		if err := state.Save(); err != nil {
+			fmt.Fprintf(a.stderr, "workshop: the hints shown for %s are still remembered: %v\n", step, err)
+		}
+	}
+	return taken
+}
+
+// undoReset brings back what the step's last reset replaced or deleted.
+func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes bool) int {
+	repoDir, err := course.RepoDir(ctx, a.root)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: %v\n", step.Name, err)
+		return exitRed
+	}
+	k, err := course.LastKept(a.stateDir, step.Name, repoDir)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: %v\n", step.Name, err)
+		return exitRed
+	}
+	if k == nil {
+		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: no reset of %s is kept to undo (kept in %s)\n", step.Name, step.Name, a.stateDir)
+		return exitRed
+	}
+	w := a.stdout
+	fmt.Fprintf(w, "Undo the reset of %s made %s. Only files in %s/ change:\n", step.Name, k.Time.Local().Format("Mon 15:04:05"), k.Path)
+	for _, f := range k.Saved {
+		fmt.Fprintf(w, "  bring back  %s\n", shownName(f))
+	}
+	for _, f := range k.Absent {
+		fmt.Fprintf(w, "  delete      %s\n", shownName(f))
+	}
+	fmt.Fprintf(w, "What you changed in them since the reset is lost. ")
+	if code, ok := a.confirm(yes, "reset -undo "+step.Name, "go tool workshop reset -undo -y "+arg); !ok {
+		return code
+	}
+	if err := k.Undo(); err != nil {
+		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: %v\n", step.Name, err)
+		return exitRed
+	}
+	if len(k.Hints) > 0 {
+		if state, err := course.LoadHintState(a.hintDir); err == nil {
+			maps.Copy(state.Shown, k.Hints)
+			if err := state.Save(); err != nil {
+				fmt.Fprintf(a.stderr, "workshop: the hints shown for %s were not brought back: %v\n", step.Name, err)
+			}
+		}
+	}
+	fmt.Fprintf(w, "%s is as it was before its last reset. Next: go tool workshop\n", step.Name)
 	return exitOK
 }
 

@@ -103,14 +103,26 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*ResetP
 	if err != nil {
 		return nil, err
 	}
-	p.Restore = names(changed)
+	// A file the starter does not have (one the learner committed) is not
+	// restored but deleted: git restore removes it.
+	inStarter := map[string]bool{}
+	for _, n := range names(tree) {
+		inStarter[n] = true
+	}
+	for _, n := range names(changed) {
+		if inStarter[n] {
+			p.Restore = append(p.Restore, n)
+		} else {
+			p.Delete = append(p.Delete, n)
+		}
+	}
 	// --directory: an untracked folder (a nested repository among them) is
 	// one name, ending in '/', deleted whole.
 	untracked, err := git(ctx, p.RepoDir, "ls-files", "-z", "--others", "--directory", "--", p.Path+"/")
 	if err != nil {
 		return nil, err
 	}
-	p.Delete = names(untracked)
+	p.Delete = append(p.Delete, names(untracked)...)
 	return p, nil
 }
 
@@ -129,20 +141,37 @@ func names(s string) []string {
 // Apply restores the starter's files and deletes the others, inside the step
 // folder only.
 func (p *ResetPlan) Apply(ctx context.Context) error {
-	if len(p.Restore) > 0 {
+	for _, f := range p.Delete {
+		if !p.inStep(f) {
+			return fmt.Errorf("refusing to delete %q: it is outside %s", f, p.Path)
+		}
+	}
+	if !p.Empty() {
 		if _, err := git(ctx, p.RepoDir, "restore", "--source="+p.Ref, "--worktree", "--", p.Path+"/"); err != nil {
 			return err
 		}
 	}
 	for _, f := range p.Delete {
-		rest, ok := strings.CutPrefix(f, p.Path+"/")
-		if !ok || !filepath.IsLocal(filepath.FromSlash(rest)) {
-			return fmt.Errorf("refusing to delete %q: it is outside %s", f, p.Path)
-		}
 		// RemoveAll: a folder goes whole; a link goes, not what it points to.
 		if err := os.RemoveAll(filepath.Join(p.RepoDir, filepath.FromSlash(f))); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// inStep reports whether name, relative to RepoDir with '/', is inside the
+// step's folder.
+func (p *ResetPlan) inStep(name string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSuffix(name, "/"), p.Path+"/")
+	return ok && filepath.IsLocal(filepath.FromSlash(rest))
+}
+
+// RepoDir returns the top folder of the git clone that holds root.
+func RepoDir(ctx context.Context, root string) (string, error) {
+	top, err := git(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("%s is not in a git clone of the workshop (%v)", root, err)
+	}
+	return filepath.Clean(strings.TrimSpace(top)), nil
 }

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+)
+
+// TestResetUndo: reset keeps every file it replaces or deletes, and the
+// hints shown for the step, so reset -undo puts the step back as it was.
+func TestResetUndo(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t) // 02-unsolved/double.go committed by the learner, scratch.go untracked
+	write(t, learner, "02-unsolved/extra.go", "package double // committed, not in the starter\n")
+	gitIn(t, learner, "add", "02-unsolved/extra.go")
+	gitIn(t, learner, "commit", "-q", "-m", "extra")
+	write(t, learner, "02-unsolved/double.go", "package double // changed after my commit\n")
+	write(t, learner, "02-unsolved/notes/todo.txt", "an untracked folder\n")
+	if err := os.Remove(filepath.Join(learner, "02-unsolved/README.md")); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" {
+		if err := os.Symlink("double.go", filepath.Join(learner, "02-unsolved/link.go")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := tree(t, filepath.Join(learner, "02-unsolved"))
+
+	a, stdout, stderr := testApp(t, learner, "")
+	hints := `{"02-unsolved/1": 2, "01-solved/1": 1}`
+	if err := os.WriteFile(filepath.Join(a.hintDir, "hints.json"), []byte(hints), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := a.reset(ctx(t), []string{"-y", "02"}); code != exitOK {
+		t.Fatalf("reset -y 02 = %d, want %d; stderr: %s", code, exitOK, stderr)
+	}
+	if got := stdout.String(); !contains2(got, "delete   02-unsolved/extra.go", "reset -undo 02 brings them back") {
+		t.Errorf("reset's plan:\n%s\nwant extra.go (committed, not in the starter) under delete, and the way back named", got)
+	}
+	if got := read(t, learner, "02-unsolved/extra.go"); got != "(missing)" {
+		t.Errorf("extra.go after reset = %q, want it deleted", got)
+	}
+	if got := shownHints(t, a); got["02-unsolved/1"] != 0 || got["01-solved/1"] != 1 {
+		t.Errorf("hints shown after reset 02 = %v, want 02's forgotten and 01's kept", got)
+	}
+
+	stdout.Reset()
+	if code := a.reset(ctx(t), []string{"-undo", "-y", "02"}); code != exitOK {
+		t.Fatalf("reset -undo -y 02 = %d, want %d; stderr: %s", code, exitOK, stderr)
+	}
+	after := tree(t, filepath.Join(learner, "02-unsolved"))
+	if len(after) != len(before) {
+		t.Errorf("after reset -undo, 02-unsolved holds %v, want %v", keys(after), keys(before))
+	}
+	for name, want := range before {
+		if after[name] != want {
+			t.Errorf("after reset -undo, %s = %q, want %q (as before the reset)", name, after[name], want)
+		}
+	}
+	if got := shownHints(t, a); got["02-unsolved/1"] != 2 {
+		t.Errorf("hints shown for 02 task 1 after reset -undo = %d, want 2 back", got["02-unsolved/1"])
+	}
+
+	stderr.Reset()
+	if code := a.reset(ctx(t), []string{"-undo", "-y", "02"}); code != exitRed {
+		t.Errorf("a second reset -undo -y 02 = %d, want %d: the one reset kept is undone", code, exitRed)
+	}
+	if got := stderr.String(); !contains2(got, "no reset of 02-unsolved is kept", "") {
+		t.Errorf("second undo's error = %q, want it to say no reset is kept", got)
+	}
+}
+
+// TestResetUndoDeclined: undo asks first; no answer is a usage error that
+// names -y, and a "no" changes nothing.
+func TestResetUndoDeclined(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t)
+	a, _, _ := testApp(t, learner, "")
+	if code := a.reset(ctx(t), []string{"-y", "02"}); code != exitOK {
+		t.Fatalf("reset -y 02 = %d", code)
+	}
+	starter := read(t, learner, "02-unsolved/double.go")
+	for answer, want := range map[string]int{"": exitUsage, "n\n": exitOK} {
+		a.stdin = strings.NewReader(answer)
+		if code := a.reset(ctx(t), []string{"-undo", "02"}); code != want {
+			t.Errorf("reset -undo 02 answered %q = %d, want %d", answer, code, want)
+		}
+		if got := read(t, learner, "02-unsolved/double.go"); got != starter {
+			t.Errorf("double.go after a declined undo = %q, want the starter still", got)
+		}
+	}
+}
+
+// TestStateDir: the state lives in git's common folder, which a worktree
+// shares with its clone, or in a gitignored .workshop folder outside git.
+func TestStateDir(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t)
+	want := filepath.Join(learner, ".git", course.StateDirName)
+	if got := course.StateDir(ctx(t), learner); !sameFile(got, want) {
+		t.Errorf("StateDir(clone) = %s, want %s", got, want)
+	}
+	wt := filepath.Join(filepath.Dir(learner), "wt")
+	gitIn(t, learner, "worktree", "add", "-q", wt)
+	if got := course.StateDir(ctx(t), wt); !sameFile(filepath.Dir(got), filepath.Dir(want)) || filepath.Base(got) != course.StateDirName {
+		t.Errorf("StateDir(worktree) = %s, want the clone's %s", got, want)
+	}
+	plain := t.TempDir()
+	if got, want := course.StateDir(ctx(t), plain), filepath.Join(plain, course.LocalStateDir); got != want {
+		t.Errorf("StateDir(no git) = %s, want %s", got, want)
+	}
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(fa, fb)
+}
+
+// tree maps every file and link under dir to its content (a link to
+// "-> target").
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.Type()&os.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			out[filepath.ToSlash(rel)] = "-> " + target
+			return err
+		}
+		b, err := os.ReadFile(path)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func shownHints(t *testing.T, a *app) map[string]int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(a.hintDir, "hints.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]int
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func contains2(s, a, b string) bool {
+	return strings.Contains(s, a) && strings.Contains(s, b)
+}
