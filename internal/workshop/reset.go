@@ -52,9 +52,9 @@ func (a *app) reset(ctx context.Context, args []string) int {
 		fmt.Fprintf(w, "  delete   %s\n", shownName(f))
 	}
 	if a.stateDir == "" {
-		fmt.Fprintf(w, "Your changes to these files are lost (no state folder to keep them in). ")
+		fmt.Fprintln(w, "Your changes to these files are lost: there is no folder to keep them in.")
 	} else {
-		fmt.Fprintf(w, "They are kept: go tool workshop reset -undo %s brings them back. ", pos[0])
+		fmt.Fprintf(w, "They are kept first: go tool workshop reset -undo %s brings them back.\n", pos[0])
 	}
 	if code, ok := a.confirm(yes, "reset "+step.Name, "go tool workshop reset -y "+pos[0]); !ok {
 		return code
@@ -140,7 +140,7 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 	for _, f := range k.Absent {
 		fmt.Fprintf(w, "  delete      %s\n", shownName(f))
 	}
-	fmt.Fprintf(w, "What you changed in them since the reset is lost. ")
+	fmt.Fprintln(w, "What you changed in these files since that reset is lost.")
 	if code, ok := a.confirm(yes, "reset -undo "+step.Name, "go tool workshop reset -undo -y "+arg); !ok {
 		return code
 	}
