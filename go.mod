@@ -3,6 +3,7 @@ module github.com/icecreamcorp/go-cancellation-workshop
 go 1.26.0
 
 tool (
+	github.com/icecreamcorp/go-cancellation-workshop/internal/load/cmd/lab
 	github.com/icecreamcorp/go-cancellation-workshop/internal/workshop
 	github.com/rakyll/hey
 )

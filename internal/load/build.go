@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/launch"
 )
 
 // module is the workshop's module path, how findRoot knows its go.mod.
@@ -78,23 +80,6 @@ const (
 	probeName   = "zz_workshop_load_probe.go"
 )
 
-// goCommand is the go command: the one on PATH, or else the one of the
-// toolchain that built the lab (`go tool` runs it without touching PATH).
-func goCommand() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	exe := "go"
-	if runtime.GOOS == "windows" {
-		exe += ".exe"
-	}
-	if root := os.Getenv("GOROOT"); root != "" {
-		return filepath.Join(root, "bin", exe)
-	}
-	//lint:ignore SA1019 a last resort, on the machine that built the lab: go tool runs it there
-	return filepath.Join(runtime.GOROOT(), "bin", exe)
-}
-
 // build compiles the packages (directories relative to root, such as
 // "solutions/01-stock-service") into dir in one go build, with the probe
 // added to each, and returns the binaries' paths by package.
@@ -123,7 +108,7 @@ func build(ctx context.Context, root, dir string, pkgs []string) (map[string]str
 	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), js, 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, goCommand(), args...)
+	cmd := exec.CommandContext(ctx, launch.GoCommand(), args...)
 	cmd.Dir = root
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

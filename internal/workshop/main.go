@@ -17,7 +17,7 @@
 // whose files you changed last (hints/ aside), else the first not done. A
 // step is done when every task's tests pass and go vet is clean. Exit codes:
 // 0 green (a reset you decline included), 1 red, 2 a usage error (reset with
-// no answer on stdin among them: -y for scripts); load's are in load.Main.
+// no answer on stdin among them: -y for scripts); load's are the lab's (load.Main).
 package main
 
 import (
@@ -28,11 +28,11 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/load"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/launch"
 )
 
-// main leaves signals to each command: load stops on SIGTERM and SIGHUP
-// too (load.Main), the others on Ctrl-C (appCommand).
+// main leaves signals to each command: load passes SIGTERM and SIGHUP
+// on to the lab (launch.Lab), the others on Ctrl-C (appCommand).
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -48,7 +48,7 @@ const (
 )
 
 var commands = map[string]command{
-	"load":     load.Main,
+	"load":     launch.Lab, // go tool lab, a tool of its own: the runner links none of the lab
 	"check":    appCommand((*app).check),
 	"watch":    appCommand((*app).watch),
 	"hint":     appCommand((*app).hint),
