@@ -34,6 +34,9 @@ func renderHTML(r *Report) string {
 var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"ms":  ms,
 	"pct": pct,
+	"answers": func(r *Result) string {
+		return statusMix(statusCounts(r))
+	},
 	"talkScaled": func(t *TalkFigures, scale float64) TalkFigures {
 		return t.scaled(scale)
 	},
@@ -61,6 +64,7 @@ menu timeout {{.R.Setup.Timeout}}, stock delay 0–{{.R.Setup.MaxDelay}}.
 {{$s := .R.Setup}}
 {{range .R.Results}}
 <h2>{{.Version}} — {{.Title}}</h2>
+{{range .Unfinished}}<p class="notmet">{{.}}</p>{{end}}
 <table>
 <tr><th>latency</th><th>2.5%</th><th>50%</th><th>97.5%</th><th>99%</th><th>avg</th><th>stdev</th><th>max</th><th>req/s</th><th>2xx</th><th>non-2xx</th></tr>
 <tr><td>this run ({{printf "%.0f" .Elapsed}} s)</td><td>{{ms .Latency.P2_5}}</td><td>{{ms .Latency.P50}}</td><td>{{ms .Latency.P97_5}}</td><td>{{ms .Latency.P99}}</td><td>{{ms .Latency.Avg}}</td><td>{{ms .Latency.Stdev}}</td><td>{{ms .Latency.Max}}</td><td>{{printf "%.1f" .ReqPerSec}}</td><td>{{.OK}}</td><td>{{.NotOK}}</td></tr>
@@ -68,6 +72,7 @@ menu timeout {{.R.Setup.Timeout}}, stock delay 0–{{.R.Setup.MaxDelay}}.
 <tr><td>talk (60 s)</td><td>{{ms .Latency.P2_5}}</td><td>{{ms .Latency.P50}}</td><td>{{ms .Latency.P97_5}}</td><td>{{ms .Latency.P99}}</td><td>{{ms .Latency.Avg}}</td><td>{{ms .Latency.Stdev}}</td><td>{{ms .Latency.Max}}</td><td>{{printf "%.1f" .ReqPerSec}}</td><td>{{if .OK}}{{.OK}}{{end}}</td><td>{{if .OK}}{{.NotOK}}{{end}}</td></tr>{{end}}
 </table>
 <table class="behind">
+<tr><td>answers</td><td>{{answers .}}</td></tr>
 <tr><td>stock requests</td><td>{{.StockStarted}} started: {{.StockCompleted}} completed, {{.StockAbandoned}} abandoned, {{.StockLeftOver}} still running when the lab stopped waiting</td></tr>
 <tr><td>stock work</td><td>{{printf "%.1f" .Waste.StockSeconds}} s, of which {{printf "%.1f" .Waste.LeftSeconds}} s ({{pct .Waste.Share}}) for callers who had already left</td></tr>
 {{if and (ne .Version "v1") (not .Waste.Cancelled)}}<tr><td>calls outliving the menu's timeout</td><td>{{.Waste.PastDeadline}} (the menu answered {{index .Statuses "504"}} × 504)</td></tr>{{end}}
@@ -79,8 +84,10 @@ menu timeout {{.R.Setup.Timeout}}, stock delay 0–{{.R.Setup.MaxDelay}}.
 {{end}}
 {{with .R.Goals}}<h2>Goals</h2>
 <table class="behind">
-{{range .}}<tr><td>{{.What}}</td><td>want {{.Want}}</td><td>got {{.Got}}</td><td class="{{if .Met}}met{{else}}notmet{{end}}">{{if .Met}}met{{else}}not met{{end}}</td></tr>
+{{range .}}<tr><td>{{.What}}</td><td>want {{.Want}}</td><td>got {{.Got}}</td>{{if not .Judged}}<td>not judged: {{.NotJudged}}</td>{{else if .Met}}<td class="met">met</td>{{else}}<td class="notmet">not met</td>{{end}}</tr>
 {{end}}</table>{{end}}
+{{with .R.Warnings}}<h2>Warnings: figures that do not hold together</h2>
+<ul>{{range .}}<li class="notmet">{{.}}</li>{{end}}</ul>{{end}}
 <h2>As the terminal showed it</h2>
 <pre>{{.Text}}</pre>
 </html>
@@ -88,6 +95,9 @@ menu timeout {{.R.Setup.Timeout}}, stock delay 0–{{.R.Setup.MaxDelay}}.
 
 // svg draws the chart as an inline SVG of width × height pixels: one filled
 // area per series, the first behind the others, with axes and a legend.
+// The areas are opaque, as the terminal's are: where a translucent area in
+// front overlapped the one behind, it showed a blend of the two colours,
+// which no legend swatch had.
 func (c *chart) svg(width, height int) template.HTML {
 	const left, right, top, bottom = 56, 16, 28, 44
 	w, h := float64(width-left-right), float64(height-top-bottom)
@@ -120,7 +130,7 @@ func (c *chart) svg(width, height int) template.HTML {
 		}
 		last := s.Points[len(s.Points)-1][0]
 		fmt.Fprintf(&pts, " %.1f,%.1f", x(last), y(0))
-		fmt.Fprintf(&b, `<polygon points="%s" fill="%s" fill-opacity="0.55" stroke="%s" stroke-width="1"><title>%s</title></polygon>`,
+		fmt.Fprintf(&b, `<polygon points="%s" fill="%s" stroke="%s" stroke-width="1"><title>%s</title></polygon>`,
 			pts.String(), s.Color, s.Color, template.HTMLEscapeString(s.Name))
 	}
 	for _, m := range c.Marks {
@@ -130,7 +140,7 @@ func (c *chart) svg(width, height int) template.HTML {
 		left, left, top, top+h, left, left+w, top+h, top+h)
 	lx := float64(left)
 	for _, s := range c.Series {
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="12" height="12" fill="%s" fill-opacity="0.55"/><text x="%.1f" y="%.1f">%s</text>`,
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="12" height="12" fill="%s"/><text x="%.1f" y="%.1f">%s</text>`,
 			lx, float64(height)-16, s.Color, lx+16, float64(height)-6, template.HTMLEscapeString(s.Name))
 		lx += 24 + 8*float64(len(s.Name))
 	}

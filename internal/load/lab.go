@@ -47,15 +47,21 @@ type Setup struct {
 	Duration time.Duration `json:"duration_ns"`  // load per version
 	Conns    int           `json:"connections"`
 	Own      bool          `json:"own"` // the learner's steps rather than the solutions
-	Versions []string      `json:"versions"`
-	CPUs     int           `json:"cpus"`
-	GoVer    string        `json:"go"`
+	// Unfinished says, with -own, how far each step whose tasks do not all
+	// pass is ("0 of 3 tasks — measuring your starter"), by folder.
+	Unfinished map[string]string `json:"unfinished_steps,omitempty"`
+	Versions   []string          `json:"versions"`
+	CPUs       int               `json:"cpus"`
+	GoVer      string            `json:"go"`
 }
 
 // Result is every figure the lab measured for one version.
 type Result struct {
 	Version string `json:"version"`
 	Title   string `json:"title"`
+	// Unfinished names the steps it was built from whose tasks do not all
+	// pass (-own), and how far each is: its goals are not judged.
+	Unfinished []string `json:"unfinished,omitempty"`
 
 	// What the load generator saw: the talk's table.
 	Latency   Latency        `json:"latency"`

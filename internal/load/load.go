@@ -18,7 +18,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -26,7 +29,8 @@ import (
 )
 
 // Main runs the lab with the command-line arguments that follow "load" and
-// returns the process's exit code: 0 done, 1 a failure, 2 a usage error,
+// returns the process's exit code: 0 done, 1 a failure or a figure that does
+// not hold together (crossChecks: printed as a warning), 2 a usage error,
 // 128+N stopped by signal N (Ctrl-C, SIGTERM or SIGHUP: stopSignals).
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s, jsonOut, htmlFile, err := parseFlags(args, stderr)
@@ -53,12 +57,21 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nworkshop load:", err)
 		return 1
 	}
+	return finish(report, jsonOut, htmlFile, stdout, stderr)
+}
+
+// finish prints a report as text or JSON, writes its HTML file if asked,
+// and returns the exit code: 1 when its figures do not hold together.
+func finish(report *Report, jsonOut bool, htmlFile string, stdout, stderr io.Writer) int {
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(report); err != nil {
 			fmt.Fprintln(stderr, "workshop load:", err)
 			return 1
+		}
+		for _, w := range report.Warnings {
+			fmt.Fprintln(stderr, "workshop load: warning:", w)
 		}
 	} else {
 		writeText(stdout, report)
@@ -69,6 +82,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stderr, "workshop load: wrote %s\n", htmlFile)
+	}
+	if len(report.Warnings) > 0 {
+		return 1
 	}
 	return 0
 }
@@ -150,6 +166,7 @@ type Report struct {
 	Total    float64   `json:"total_s"`
 	Results  []*Result `json:"results"`
 	Goals    []Goal    `json:"goals"`
+	Warnings []string  `json:"warnings,omitempty"` // figures that do not hold together: crossChecks
 	Finished time.Time `json:"finished"`
 }
 
@@ -157,12 +174,21 @@ type Report struct {
 // report. Progress goes to progressOut.
 func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
 	began := time.Now()
+	root, pkgs, err := services(s)
+	if err != nil {
+		return nil, err
+	}
+	p := newProgress(progressOut)
+	if s.Own {
+		if s.Unfinished, err = unfinishedSteps(ctx, root, pkgs, p); err != nil {
+			return nil, err
+		}
+	}
 	tmp, err := os.MkdirTemp("", "workshop-load-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	p := newProgress(progressOut)
 	bins, err := buildAll(ctx, s, tmp, p)
 	if err != nil {
 		return nil, err
@@ -170,34 +196,80 @@ func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
 	return measureAll(ctx, s, bins, p, began)
 }
 
+// unfinishedSteps names the step folders pkgs (-own) whose tasks do not
+// all pass, and says so as the run begins: the figures measured are not
+// the versions' they are named after.
+func unfinishedSteps(ctx context.Context, root string, pkgs []string, p *progressWriter) (map[string]string, error) {
+	p.line("checking which of your steps are finished …")
+	unfinished, err := ownProgress(ctx, root, pkgs, func(msg string) { p.line("… " + msg) })
+	if err != nil {
+		return nil, fmt.Errorf("checking your steps' tasks: %w", err)
+	}
+	if len(unfinished) == 0 {
+		p.done("every task of " + strings.Join(pkgs, ", ") + " passes")
+	}
+	for _, dir := range slices.Sorted(maps.Keys(unfinished)) {
+		p.done(dir + ": " + unfinished[dir])
+	}
+	return unfinished, nil
+}
+
 // buildAll is buildServices; a test of the lab's signals swaps in a fake.
 var buildAll = buildServices
+
+// services returns the repository's root and the packages s measures, as
+// folders relative to it: solutions/01-stock-service, … or with -own
+// 01-stock-service, …; an error, naming the fix, when one is missing.
+func services(s Setup) (root string, pkgs []string, err error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", nil, err
+	}
+	if root, err = findRoot(wd); err != nil {
+		return "", nil, err
+	}
+	pkgs = servicePkgs(s)
+	return root, pkgs, present(root, pkgs, s.Own)
+}
+
+// servicePkgs is the stock service and the menus s measures.
+func servicePkgs(s Setup) []string {
+	prefix := "solutions/"
+	if s.Own {
+		prefix = ""
+	}
+	pkgs := []string{prefix + stockDir}
+	for _, v := range versions {
+		if slices.Contains(s.Versions, v.Name) && !slices.Contains(pkgs, prefix+v.Dir) {
+			pkgs = append(pkgs, prefix+v.Dir)
+		}
+	}
+	return pkgs
+}
+
+// present checks that every package of pkgs has Go files: go build with the
+// probe's overlay would otherwise fail in the linker ("function main is
+// undeclared") on a folder that is not there.
+func present(root string, pkgs []string, own bool) error {
+	for _, pkg := range pkgs {
+		if files, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pkg), "*.go")); len(files) > 0 {
+			continue
+		}
+		if own {
+			return fmt.Errorf("no Go files in %s: -own measures your step folders at the repository's root (%s)", filepath.Join(root, filepath.FromSlash(pkg)), strings.Join(pkgs, ", "))
+		}
+		return fmt.Errorf("no %s in this clone: the lab measures the solutions; to measure your own steps instead: go tool workshop load -own", filepath.Join(root, filepath.FromSlash(pkg)))
+	}
+	return nil
+}
 
 // buildServices builds the stock service and the menus s needs into dir,
 // and returns the binaries by step folder.
 func buildServices(ctx context.Context, s Setup, dir string, p *progressWriter) (map[string]string, error) {
 	began := time.Now()
-	wd, err := os.Getwd()
+	root, pkgs, err := services(s)
 	if err != nil {
 		return nil, err
-	}
-	root, err := findRoot(wd)
-	if err != nil {
-		return nil, err
-	}
-	prefix := "solutions/"
-	if s.Own {
-		prefix = ""
-	}
-	dirs := []string{stockDir}
-	for _, v := range versions {
-		if slices.Contains(s.Versions, v.Name) && !slices.Contains(dirs, v.Dir) {
-			dirs = append(dirs, v.Dir)
-		}
-	}
-	var pkgs []string
-	for _, d := range dirs {
-		pkgs = append(pkgs, prefix+d)
 	}
 	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
 	built, err := build(ctx, root, dir, pkgs)
@@ -205,8 +277,8 @@ func buildServices(ctx context.Context, s Setup, dir string, p *progressWriter) 
 		return nil, err
 	}
 	bins := map[string]string{}
-	for _, d := range dirs {
-		bins[d] = built[prefix+d]
+	for _, pkg := range pkgs {
+		bins[path.Base(pkg)] = built[pkg]
 	}
 	p.done(fmt.Sprintf("built in %.1fs", time.Since(began).Seconds()))
 	return bins, nil
@@ -224,11 +296,13 @@ func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progres
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.Name, err)
 		}
+		res.Unfinished = s.unfinished(v)
 		p.done(fmt.Sprintf("%-13s %6d requests, %6.1f req/s, p99 %s; stock in flight peaked at %d",
 			v.Name, res.Requests, res.ReqPerSec, ms(res.Latency.P99), res.PeakInFlight))
 		r.Results = append(r.Results, res)
 	}
 	r.Goals = goals(r)
+	r.Warnings = crossChecks(r)
 	r.Total = time.Since(began).Seconds()
 	r.Finished = time.Now().UTC().Truncate(time.Second)
 	return r, nil
