@@ -25,8 +25,9 @@ type app struct {
 	hintDir  string // where the hints shown are remembered; "" nowhere
 	stateDir string // where reset keeps what it replaces; "" nowhere
 	g        course.Go
-	wd       string // the folder the runner was started in; "" for the module's root
-	windows  bool   // print commands for Windows' shells
+	wd       string   // the folder the runner was started in; "" for the module's root
+	windows  bool     // print commands for Windows' shells
+	term     terminal // where watch draws its screen; none: plain output
 }
 
 func newApp(stdout, stderr io.Writer) (*app, error) {
@@ -48,6 +49,7 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 		return nil, err
 	}
 	a.wd = wd
+	a.term = osTerminal()
 	// The hints shown and what reset kept belong to this clone, and its
 	// worktrees share them (course.StateDir): a fresh clone in the same
 	// folder starts again from the gentlest hint. The results cache may

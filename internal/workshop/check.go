@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"path/filepath"
+	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
@@ -33,79 +31,159 @@ func (a *app) check(ctx context.Context, args []string) int {
 }
 
 func (a *app) checkStep(ctx context.Context, step course.Step) int {
-	w := a.stdout
-	fmt.Fprintf(w, "%s: go vet ./%s (every analyzer, lostcancel among them)\n", step.Name, step.Name)
-	st, vetOut, raceNote, err := course.CheckStep(ctx, a.g, a.root, step, a.cache())
+	fmt.Fprintf(a.stdout, "%s: go vet ./%s (every analyzer, lostcancel among them)\n", step.Name, step.Name)
+	v, err := a.fullRun(ctx, step)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: %v\n", err)
 		return exitRed
 	}
-	if vetOut != "" {
-		fmt.Fprintf(w, "\n✗ go vet ./%s failed — fix this first (the step does not compile, or vet found a bug the tests may not catch):\n%s\n",
-			step.Name, indentText(limitLines(vetOut, 20), "    "))
+	return a.report(a.stdout, v)
+}
+
+// A verdict is what one run of a step's tests said: the full run (go vet,
+// then every test with -race) or the quick one (the tests of the task in
+// progress alone, without vet or -race).
+type verdict struct {
+	step     course.Step
+	tasks    []course.Task
+	st       *course.StepStatus
+	vetOut   string // go vet's complaint; "" when clean, or for a quick run
+	raceNote string // why -race was left out
+	quick    bool
+}
+
+func (a *app) fullRun(ctx context.Context, step course.Step) (*verdict, error) {
+	st, vetOut, raceNote, err := course.CheckStep(ctx, a.g, a.root, step, a.cache())
+	if err != nil {
+		return nil, err
+	}
+	tasks, _ := step.ReadTasks()
+	return &verdict{step: step, tasks: tasks, st: st, vetOut: vetOut, raceNote: raceNote}, nil
+}
+
+func (v *verdict) task(n int) course.Task {
+	for _, tk := range v.tasks {
+		if tk.N == n {
+			return tk
+		}
+	}
+	return course.Task{N: n}
+}
+
+// failing is the task whose failure to show first: the one a crash or a
+// race report belongs to, else the first task not done.
+func (v *verdict) failing() (course.TaskResult, bool) {
+	for _, n := range []int{v.st.CrashTask, v.st.RaceTask} {
+		for _, res := range v.st.Tasks {
+			if n != 0 && res.N == n {
+				return res, true
+			}
+		}
+	}
+	if v.st.Problem != "" {
+		return course.TaskResult{}, false // a crash no task's files or tests name
+	}
+	for _, res := range v.st.Tasks {
+		if !res.Done {
+			return res, true
+		}
+	}
+	return course.TaskResult{}, false
+}
+
+// report writes a full run's verdict as check shows it, and returns check's
+// exit code.
+func (a *app) report(w io.Writer, v *verdict) int {
+	step, st := v.step, v.st
+	if course.VetCompileError(v.vetOut) {
+		fmt.Fprintf(w, "\n✗ go vet ./%s failed — fix this first (the step does not compile):\n%s\n",
+			step.Name, indentText(limitLines(v.vetOut, 20), "    "))
 		return exitRed
 	}
-	if raceNote != "" {
-		fmt.Fprintf(w, "%s: go test ./%s — without -race: the race detector is not available here (%s)\n", step.Name, step.Name, raceNote)
+	if v.raceNote != "" {
+		fmt.Fprintf(w, "%s: go test ./%s — without -race: the race detector is not available here (%s)\n", step.Name, step.Name, v.raceNote)
 	} else {
 		fmt.Fprintf(w, "%s: go test -race ./%s\n", step.Name, step.Name)
 	}
-	tasks, _ := step.ReadTasks()
-	title := map[int]string{}
-	cmds := map[int][]string{}
-	for _, tk := range tasks {
-		title[tk.N], cmds[tk.N] = tk.Title, tk.Commands
-	}
 	fmt.Fprintln(w)
 	for _, res := range st.Tasks {
-		fmt.Fprintf(w, "  %s task %d  %s\n", mark(res.Done), res.N, title[res.N])
+		fmt.Fprintf(w, "  %s task %d  %s\n", mark(res.Done), res.N, v.task(res.N).Title)
 	}
 	fmt.Fprintln(w)
-	if st.Problem != "" && st.CrashTask == 0 {
-		fmt.Fprintf(w, "✗ %s\n", indentText(st.Problem, "  ")[2:])
-		return exitRed
-	}
 	if st.Finished() {
 		fmt.Fprintf(w, "✓ %s is done: vet clean, every test green%s. Compare with solutions/%s, then: go tool workshop\n",
-			step.Name, map[bool]string{true: "", false: " under -race"}[raceNote != ""], step.Name)
+			step.Name, map[bool]string{true: "", false: " under -race"}[v.raceNote != ""], step.Name)
 		return exitOK
 	}
-	for _, res := range st.Tasks {
-		if res.Done || (st.CrashTask != 0 && res.N != st.CrashTask) {
-			continue
-		}
-		fmt.Fprintf(w, "First failure — task %d: %s\n\n", res.N, title[res.N])
-		race := false
-		switch {
-		case st.CrashTask == res.N:
-			fmt.Fprintln(w, indentText(st.Problem, "  "))
-		case res.Err != "":
-			fmt.Fprintf(w, "  %s\n", res.Err)
-		case len(res.Failed) > 0:
-			text := failureText(st.Run, res.Failed[0])
-			if strings.Contains(text, "WARNING: DATA RACE") {
-				race = true
-				fmt.Fprintln(w, "  A data race: two goroutines touch the same memory, at least one writes, and nothing")
-				fmt.Fprintln(w, "  orders them (a mutex, a channel, an atomic). The two stacks say where:")
-				fmt.Fprintln(w)
-			}
-			fmt.Fprintln(w, indentText(limitLines(text, 24), "  "))
-		case len(res.Tests) == 0:
-			fmt.Fprintf(w, "  its command selects no test: is course.yaml's run pattern right?\n")
-		default:
-			fmt.Fprintf(w, "  its tests did not pass (%s)\n", strings.Join(res.Tests, ", "))
-		}
-		fmt.Fprintln(w)
-		for _, c := range cmds[res.N] {
-			if race {
-				c = withRace(c)
-			}
-			fmt.Fprintf(w, "Run it alone:  %s\n", a.command(step, c))
-		}
-		fmt.Fprintf(w, "Stuck?         %s\n", course.HintCommand(step, res.N))
+	if v.vetOut != "" {
+		a.vetFinding(w, v)
 		return exitRed
 	}
+	res, ok := v.failing()
+	if !ok {
+		if st.Problem != "" {
+			fmt.Fprintf(w, "✗ %s\n", indentText(st.Problem, "  ")[2:])
+		}
+		return exitRed
+	}
+	a.failure(w, v, res, 24)
 	return exitRed
+}
+
+// vetFinding shows what go vet found in a step that compiles, beside the
+// tasks' own verdicts.
+func (a *app) vetFinding(w io.Writer, v *verdict) {
+	if v.st.TasksDone() {
+		fmt.Fprintf(w, "✗ Every task's tests pass (tests ✓), but go vet does not (vet ✗): it finds bugs the tests may not catch.\n\n")
+	} else {
+		fmt.Fprintf(w, "✗ go vet found a bug the tests may not catch — fix this first:\n\n")
+	}
+	fmt.Fprintf(w, "%s\n\n", indentText(limitLines(v.vetOut, 12), "  "))
+	fmt.Fprintf(w, "Run it alone:  %s\n", a.command(v.step, "go vet ."))
+	fmt.Fprintf(w, "Stuck?         go tool workshop hint %02d\n", v.step.Num)
+}
+
+// failure shows a task's failure: its first failing test's output (a
+// crash's or a race's report, when it is theirs), its command and its hint.
+func (a *app) failure(w io.Writer, v *verdict, res course.TaskResult, lines int) {
+	st, step := v.st, v.step
+	tk := v.task(res.N)
+	fmt.Fprintf(w, "First failure — task %d: %s\n\n", res.N, tk.Title)
+	race := false
+	raceText := func(text string) {
+		race = true
+		fmt.Fprintln(w, "  A data race: two goroutines touch the same memory, at least one writes, and nothing")
+		fmt.Fprintln(w, "  orders them (a mutex, a channel, an atomic). The two stacks say where:")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, indentText(limitLines(text, lines), "  "))
+	}
+	switch {
+	case st.CrashTask == res.N:
+		fmt.Fprintln(w, indentText(st.Problem, "  "))
+	case st.RaceTask == res.N:
+		raceText(course.RaceReport(st.Run))
+	case res.Err != "":
+		fmt.Fprintf(w, "  %s\n", res.Err)
+	case len(res.Failed) > 0:
+		text := failureText(st.Run, res.Failed[0])
+		if strings.Contains(text, "WARNING: DATA RACE") {
+			raceText(text)
+			break
+		}
+		fmt.Fprintln(w, indentText(limitLines(text, lines), "  "))
+	case len(res.Tests) == 0:
+		fmt.Fprintf(w, "  its command selects no test: is course.yaml's run pattern right?\n")
+	default:
+		fmt.Fprintf(w, "  its tests did not pass (%s)\n", strings.Join(res.Tests, ", "))
+	}
+	fmt.Fprintln(w)
+	for _, c := range tk.Commands {
+		if race {
+			c = withRace(c)
+		}
+		fmt.Fprintf(w, "Run it alone:  %s\n", a.command(step, c))
+	}
+	fmt.Fprintf(w, "Stuck?         %s\n", course.HintCommand(step, res.N))
 }
 
 // withRace adds -race to a go test command that does not have it yet.
@@ -139,70 +217,4 @@ func limitLines(s string, n int) string {
 		return s
 	}
 	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n[… %d more lines: run the command below to see them all]", len(lines)-n)
-}
-
-// watch checks a step, then again each time one of its files changes. It
-// polls (twice a second): no dependency, and the same on every OS.
-func (a *app) watch(ctx context.Context, args []string) int {
-	if len(args) > 1 {
-		return a.usageError("watch takes one step at most: go tool workshop watch [STEP]")
-	}
-	if len(args) == 1 && strings.HasPrefix(args[0], "-") {
-		return a.usageError("watch takes no flags: go tool workshop watch [STEP]")
-	}
-	named := len(args) == 1
-	arg := ""
-	if named {
-		arg = args[0]
-	}
-	step, err := a.stepArg(ctx, arg)
-	if err != nil {
-		return a.usageError("%v", err)
-	}
-	const every = 500 * time.Millisecond
-	for {
-		code := a.checkStep(ctx, step)
-		if ctx.Err() != nil {
-			return exitOK
-		}
-		if code == exitOK && !named {
-			if next, _, err := a.current(ctx); err == nil && next.Name != step.Name {
-				fmt.Fprintf(a.stdout, "\n%s is done: watching %s now.\n", step.Name, next.Name)
-				step = next
-				continue
-			}
-		}
-		fmt.Fprintf(a.stdout, "\nWatching %s: save a file to check again (Ctrl-C to stop).\n", step.Name)
-		before := fingerprint(step.Dir)
-		for {
-			select {
-			case <-ctx.Done():
-				fmt.Fprintln(a.stdout)
-				return exitOK
-			case <-time.After(every):
-			}
-			if now := fingerprint(step.Dir); now != before {
-				// Let an editor finish writing (some write in several steps).
-				time.Sleep(every / 2)
-				fmt.Fprintf(a.stdout, "\n──── %s changed ────\n", step.Name)
-				break
-			}
-		}
-	}
-}
-
-// fingerprint sums the names, sizes and times of a folder's files: it changes
-// when one is saved, added or removed.
-func fingerprint(dir string) string {
-	var b strings.Builder
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
-			fmt.Fprintf(&b, "%s|%d|%d\n", path, info.Size(), info.ModTime().UnixNano())
-		}
-		return nil
-	})
-	return b.String()
 }

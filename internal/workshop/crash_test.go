@@ -27,3 +27,65 @@ func TestCheckRoutesACrash(t *testing.T) {
 	assert.Contains(t, out, "Run it alone:  cd 01-solved && go test -run 'TestSub/five minus three' .", "task 2's command")
 	assert.Contains(t, out, "Stuck?         go tool workshop hint 01 2", "task 2's hint")
 }
+
+// A panic, a synctest deadlock and a data race that happen during task 1's
+// test, in code of task 2's file (course.yaml's files), are task 2's
+// failure: check names it, with its command and its hint.
+func TestCheckBlamesTheFile(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct{ b, test, want string }{
+		"panic": {
+			b:    "func B() int {\n\tvar m map[int]int\n\tm[1] = 1\n\treturn 0\n}\n",
+			test: "func TestA(t *testing.T) { A() }\n",
+			want: "panic: assignment to entry in nil map",
+		},
+		"deadlock": {
+			b:    "func B() int {\n\tgo func() { <-make(chan int) }()\n\treturn 0\n}\n",
+			test: "func TestA(t *testing.T) { synctest.Test(t, func(*testing.T) { A() }) }\n",
+			want: "deadlock: main bubble goroutine has exited but blocked goroutines remain",
+		},
+		"race": {
+			b:    "func B() int {\n\tn, done := 0, make(chan bool)\n\tgo func() { n++; done <- true }()\n\tn++\n\t<-done\n\treturn n\n}\n",
+			test: "func TestA(t *testing.T) { A() }\n",
+			want: "WARNING: DATA RACE",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root := filepath.Join(t.TempDir(), "course")
+			files := map[string]string{
+				"go.mod": "module example.com/blame\n\ngo 1.26\n",
+				"course.yaml": "steps:\n  - dir: 01-work\n    title: \"01 — Work\"\n    tasks:\n" +
+					"      - {task: 1, title: 'Start', files: [a.go], run: 'TestA', hints: hints/task-1.md}\n" +
+					"      - {task: 2, title: 'Count', files: [b.go], run: 'TestB', hints: hints/task-2.md}\n",
+				"01-work/README.md": "# 01 — Work\n\n## Tasks\n\n### Task 1: Start\n\n```\ngo test -run 'TestA' .\n```\n\n" +
+					"### Task 2: Count\n\n```\ngo test -run 'TestB' .\n```\n",
+				"01-work/a.go":            "package work\n\nfunc A() int { return B() }\n",
+				"01-work/b.go":            "package work\n\nfunc C() int { return 1 }\n\n" + tc.b,
+				"01-work/a_test.go":       "package work\n\nimport (\n\t\"testing\"\n\t\"testing/synctest\"\n)\n\nvar _ = synctest.Test\n\n" + tc.test,
+				"01-work/b_test.go":       "package work\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {\n\tif C() != 1 {\n\t\tt.Error(\"C\")\n\t}\n}\n",
+				"01-work/hints/task-1.md": "Start.\n",
+				"01-work/hints/task-2.md": "Count.\n",
+			}
+			for f, content := range files {
+				write(t, root, f, content)
+			}
+			a, stdout, stderr := testApp(t, root, "")
+			if name == "race" {
+				if why := a.g.RaceProblem(ctx(t)); why != "" {
+					t.Skipf("no race detector here: %s", why)
+				}
+			}
+			assert.Equal(t, exitRed, a.check(ctx(t), []string{"01"}), "check; stderr: %s", stderr)
+			out := stdout.String()
+			assert.Contains(t, out, tc.want, "the report itself")
+			assert.Contains(t, out, "First failure — task 2: Count", "task 2 owns b.go, where it happened")
+			cmd := "go test -run 'TestB' ."
+			if name == "race" {
+				cmd = "go test -race -run 'TestB' ."
+			}
+			assert.Contains(t, out, "Run it alone:  cd 01-work && "+cmd, "task 2's command")
+			assert.Contains(t, out, "Stuck?         go tool workshop hint 01 2", "task 2's hint")
+		})
+	}
+}

@@ -64,15 +64,8 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		fmt.Fprintf(w, "The finished code is in solutions/%s, with comments on why.\n", step.Name)
 		return exitOK
 	}
-	state, err := course.LoadHintState(a.hintDir)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: the hints shown so far could not be read (%v): starting again from the first hint\n", err)
-	}
-	i := state.Next(step.Name, task.N, len(hints))
-	if err := state.Save(); err != nil {
-		fmt.Fprintf(a.stderr, "workshop: the hints shown are not remembered (%v)\n", err)
-	}
-	fmt.Fprintf(w, "%s — hint %d of %d\n\n%s\n\n", header, i+1, len(hints), indentText(hints[i], "  "))
+	i, text := a.nextHint(step, *task, hints)
+	fmt.Fprint(w, text)
 	if i+1 < len(hints) {
 		fmt.Fprintf(w, "Still stuck? Ask again for the next one: %s\n", course.HintCommand(step, task.N))
 	} else {
@@ -82,6 +75,21 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// nextHint returns the index of a task's next hint and its text with its
+// header, and remembers it as shown (hint and watch's h key share this).
+func (a *app) nextHint(step course.Step, task course.Task, hints []string) (int, string) {
+	state, err := course.LoadHintState(a.hintDir)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: the hints shown so far could not be read (%v): starting again from the first hint\n", err)
+	}
+	i := state.Next(step.Name, task.N, len(hints))
+	if err := state.Save(); err != nil {
+		fmt.Fprintf(a.stderr, "workshop: the hints shown are not remembered (%v)\n", err)
+	}
+	header := fmt.Sprintf("%s, task %d: %s", step.Name, task.N, task.Title)
+	return i, fmt.Sprintf("%s — hint %d of %d\n\n%s\n\n", header, i+1, len(hints), indentText(hints[i], "  "))
 }
 
 // nextTask is the step's first task not done, with the step's status; nil

@@ -109,7 +109,34 @@ func TestOverviewVet(t *testing.T) {
 	assert.Contains(t, stdout.String(), "tests ✓, vet ✗", "the same verdict, from the cache")
 
 	assert.Equal(t, exitRed, a.check(ctx(t), []string{"02"}), "check 02 fails on vet")
-	assert.Contains(t, stdout.String(), "✗ go vet ./02-unsolved failed", "check says vet failed")
+	assert.Contains(t, stdout.String(), "✓ task 1  Double a number", "check shows the task's tests pass")
+	assert.Contains(t, stdout.String(), "Every task's tests pass (tests ✓), but go vet does not (vet ✗)", "and that vet fails")
+}
+
+// A finding of go vet that go test's own vet checks too (printf) must not
+// turn a step whose tests pass into a build failure of every task: the
+// overview, check and hint show tests ✓ and the finding.
+func TestPrintfFinding(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	write(t, root, "02-unsolved/double.go", "package double\n\nimport \"fmt\"\n\n"+
+		"func Double(n int) int {\n\t_ = fmt.Sprintf(\"%d\", \"n\")\n\treturn 2 * n\n}\n")
+	a, stdout, stderr := testApp(t, root, "")
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "overview; stderr: %s", stderr)
+	assert.Regexp(t, `02-unsolved\s+\[█+\] 1/1  ✓1  — tests ✓, vet ✗`, stdout.String(), "the task's tests pass; vet's finding is apart")
+
+	stdout.Reset()
+	assert.Equal(t, exitOK, a.hint(ctx(t), []string{"02"}), "hint 02")
+	assert.Contains(t, stdout.String(), "every task's tests pass, but go vet does not", "hint shows vet's finding, not task 1's hint")
+	assert.Contains(t, stdout.String(), "Sprintf format %d has arg", "the printf finding itself")
+
+	stdout.Reset()
+	assert.Equal(t, exitRed, a.check(ctx(t), []string{"02"}), "check 02")
+	out := stdout.String()
+	assert.Contains(t, out, "✓ task 1  Double a number", "check: the task's tests pass")
+	assert.Contains(t, out, "Sprintf format %d has arg", "check: vet's finding")
+	assert.Contains(t, out, "Run it alone:  cd 02-unsolved && go vet .", "with the command that shows it alone")
 }
 
 func TestVerify(t *testing.T) {

@@ -1,10 +1,12 @@
 package course
 
-// Whose crash is it? A panic, a synctest deadlock or a -timeout panic ends
-// the test binary; go test -json says which test's output holds it, and the
-// manifest says which task's run selects that test. Failing that (a crash
-// outside any test), the stack names the step's files, and the manifest
-// which task each file belongs to.
+// Whose failure is it? A panic, a synctest deadlock or a -timeout panic ends
+// the test binary, and a data race report fails whichever test was running:
+// the stacks name the step's files, and the manifest which task each file
+// belongs to (its files). go test -json says which test's output holds the
+// report, and the manifest which task's run selects that test: that task
+// decides between tasks that share a file, and when no frame names a file
+// of a task.
 
 import (
 	"fmt"
@@ -27,12 +29,93 @@ func CrashTask(run *TestRun, step string, tasks []Task) int {
 			test = running[0]
 		}
 	}
+	i := max(slices.Index(run.Output, line), 0)
+	return blame(run.Output[i:], step, tasks, test)
+}
+
+// RaceTask returns the task the run's first data race report belongs to,
+// or 0 when there is none (or nothing names a task).
+func RaceTask(run *TestRun, step string, tasks []Task) int {
+	report, test := raceReport(run)
+	if len(report) == 0 {
+		return 0
+	}
+	return blame(report, step, tasks, test)
+}
+
+// RaceReport is the run's first data race report, "" when there is none.
+func RaceReport(run *TestRun) string {
+	report, _ := raceReport(run)
+	return strings.Join(report, "\n")
+}
+
+const raceWarning = "WARNING: DATA RACE"
+
+// raceReport returns the lines of the run's first race report, from its
+// warning to the closing "=====" line, and the test whose output holds it.
+func raceReport(run *TestRun) (report []string, test string) {
+	if run == nil {
+		return nil, ""
+	}
+	for _, name := range run.testsWithOutput() {
+		lines := run.ByTest[name]
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.TrimSpace(l) == raceWarning })
+		if i < 0 {
+			continue
+		}
+		for _, l := range lines[i:] {
+			if len(report) > 0 && strings.HasPrefix(strings.TrimSpace(l), "=====") {
+				break
+			}
+			report = append(report, l)
+		}
+		return report, name
+	}
+	return nil, ""
+}
+
+// goFrame matches a stack frame's file line: "\t/path/to/work.go:17 +0x3f"
+// (on Windows too: "C:/path/work.go:17").
+var goFrame = regexp.MustCompile(`^\s*(.+\.go):\d+`)
+
+// blame returns the task a crash's stacks or a race report (lines) belongs
+// to: the task whose files (course.yaml's files) the step's frames name,
+// topmost first — the task of the test it happened in (test) when that task
+// owns the file too, or when a file belongs to several tasks — else the
+// test's task; 0 when neither names one.
+func blame(lines []string, step string, tasks []Task, test string) int {
+	byTest := 0
 	if test != "" {
-		if n := TaskOfTest(tasks, test); n != 0 {
-			return n
+		byTest = TaskOfTest(tasks, test)
+	}
+	shared := 0 // the first task of a file several tasks share
+	for _, l := range lines {
+		m := goFrame.FindStringSubmatch(l)
+		if m == nil || !strings.Contains(m[1], "/"+step+"/") {
+			continue
+		}
+		name := path.Base(m[1])
+		var owners []int
+		for _, tk := range tasks {
+			if slices.Contains(tk.Files, name) {
+				owners = append(owners, tk.N)
+			}
+		}
+		switch {
+		case len(owners) == 0:
+			continue
+		case slices.Contains(owners, byTest):
+			return byTest
+		case len(owners) == 1:
+			return owners[0]
+		case shared == 0:
+			shared = owners[0]
 		}
 	}
-	return taskOfStack(run.Output, line, step, tasks)
+	if byTest != 0 {
+		return byTest
+	}
+	return shared
 }
 
 // TaskOfTest returns the first task whose run pattern selects the test (or
@@ -65,25 +148,6 @@ func timedOut(output []string, line string) []string {
 		names = append(names, name)
 	}
 	return names
-}
-
-// taskOfStack returns the task of the first of the step's files that the
-// crash's stacks name, topmost frame first.
-func taskOfStack(output []string, line, step string, tasks []Task) int {
-	i := max(slices.Index(output, line), 0)
-	for _, l := range output[i:] {
-		file, _, ok := strings.Cut(strings.TrimSpace(l), ":")
-		if !ok || !strings.Contains(file, "/"+step+"/") {
-			continue
-		}
-		name := path.Base(file)
-		for _, tk := range tasks {
-			if slices.Contains(tk.Files, name) {
-				return tk.N
-			}
-		}
-	}
-	return 0
 }
 
 // SelectionProblems proves that every top-level test, example and fuzz test

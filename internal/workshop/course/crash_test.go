@@ -6,6 +6,7 @@ package course
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,8 +32,24 @@ func TestCrashTask(t *testing.T) {
 		assert.Equal(t, tc.want, CrashTask(&run, "03-crash", tasks), "CrashTask of testdata/crash/%s.json", tc.file)
 	}
 
+	// The file the stack names decides when one task owns it, whatever test
+	// the crash happened in: a crash in TestBoom whose frames are in work.go
+	// belongs to the task whose files list work.go.
+	own := []Task{
+		{N: 1, Patterns: []string{"TestBoom|TestRace"}, Files: []string{"boom.go"}},
+		{N: 2, Patterns: []string{"TestDeadlock"}, Files: []string{"work.go"}},
+	}
+	boom := readRun(t, "boom")
+	assert.Equal(t, 2, CrashTask(&boom, "03-crash", own), "a panic in TestBoom (task 1's run) whose stack is in work.go, task 2's file")
+
 	race := readRun(t, "race")
 	assert.Equal(t, 0, CrashTask(&race, "03-crash", tasks), "a race report is no crash: its test fails")
+	assert.Equal(t, 2, RaceTask(&race, "03-crash", tasks), "the race in work.go, during TestRace (task 2's run)")
+	assert.Equal(t, 2, RaceTask(&race, "03-crash", own), "the race in work.go, task 2's file, during TestRace (task 1's run)")
+	assert.True(t, strings.HasPrefix(RaceReport(&race), "WARNING: DATA RACE\n"), "RaceReport starts at the warning")
+	assert.Contains(t, RaceReport(&race), "work.go:23", "and holds the stacks")
+	assert.Equal(t, 0, RaceTask(&boom, "03-crash", tasks), "no race report: no task")
+	assert.Equal(t, 2, blame([]string{"\tC:/Users/ada/work/03-crash/work.go:17 +0x3f"}, "03-crash", own, ""), "a Windows path in a stack")
 	res := TaskResults(t.Context(), Go{}, "./03-crash", tasks[:2], &race)
 	assert.False(t, res[1].Done, "the race fails the task whose run selects its test")
 	assert.Contains(t, res[1].Failed, "TestRace", "and names the test")

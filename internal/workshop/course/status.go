@@ -23,6 +23,9 @@ type StepStatus struct {
 	Problem string       // why its tests did not run to the end: a build error, a crash
 	// CrashTask is the task a crash belongs to (CrashTask), 0 for none.
 	CrashTask int `json:",omitempty"`
+	// RaceTask is the task a data race report belongs to (RaceTask), 0 for
+	// none: that task is not done, whichever test the report failed.
+	RaceTask int `json:",omitempty"`
 	// Vet is go vet's complaint about the step ("" when vet is clean, or was
 	// not run: Statuses runs it for a step whose tasks are all done). It is
 	// cached apart from the tests' results (Cache.LoadVet), by the same hash.
@@ -304,13 +307,15 @@ func runStale(ctx context.Context, g Go, root, modPath string, steps []Step, sta
 		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))
 	}
 	g.Dir = root
-	runs, stderr := g.TestJSON(ctx, append([]string{"-count=1", "-timeout", "120s"}, pkgs...)...)
+	// -vet=off: go vet runs on its own (Vet), so that a vet finding shows as
+	// one, beside tests that pass, not as a build failure of every task.
+	runs, stderr := g.TestJSON(ctx, append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, pkgs...)...)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	for _, i := range stale {
 		run := pick(runs, modPath+"/"+steps[i].Name)
-		judge(ctx, g, steps[i], statuses[i], run, stderr)
+		judge(ctx, g, steps[i], statuses[i], run, stderr, "-vet=off")
 		cache.Store(statuses[i])
 	}
 	return nil
@@ -328,6 +333,13 @@ func judge(ctx context.Context, g Go, step Step, st *StepStatus, run *TestRun, s
 	st.Tasks = TaskResults(ctx, g, "./"+step.Name, tasks, run, extra...)
 	if st.Problem != "" {
 		st.CrashTask = CrashTask(run, step.Name, tasks)
+	}
+	if st.RaceTask = RaceTask(run, step.Name, tasks); st.RaceTask != 0 {
+		for i := range st.Tasks {
+			if st.Tasks[i].N == st.RaceTask {
+				st.Tasks[i].Done = false
+			}
+		}
 	}
 }
 
@@ -367,8 +379,11 @@ func nonEmpty(lines []string) []string {
 }
 
 // CheckStep runs a step the strict way: go vet with every analyzer, then its tests
-// with the race detector where it is available. vetOut is vet's complaint, if
-// any (then the tests do not run); raceNote says why -race was left out.
+// with the race detector where it is available. vetOut is vet's complaint,
+// if any: when it is that the step does not compile (VetCompileError), the
+// tests do not run; a finding of vet's does not stop them, so that the
+// status shows which tasks pass beside it (st.Vet holds it too). raceNote
+// says why -race was left out.
 func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (st *StepStatus, vetOut, raceNote string, err error) {
 	g.Dir = root
 	hash, err := StepHash(root, step)
@@ -383,8 +398,8 @@ func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (
 	if err != nil {
 		return nil, "", "", err
 	}
-	if v.Output != "" {
-		st.Vet = v.Output
+	st.Vet = v.Output
+	if VetCompileError(v.Output) {
 		return st, v.Output, "", nil
 	}
 	race := []string{"-race"}
@@ -407,5 +422,16 @@ func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (
 	}
 	judge(ctx, g, step, st, pick(runs, modPath+"/"+step.Name), stderr, append([]string{"-vet=off"}, race...)...)
 	cache.Store(st)
-	return st, "", raceNote, nil
+	return st, v.Output, raceNote, nil
+}
+
+// VetCompileError reports whether go vet's complaint is that the code does
+// not compile (a type error: "vet: file.go:3:26: …"), rather than a finding.
+func VetCompileError(vetOut string) bool {
+	for _, l := range strings.Split(vetOut, "\n") {
+		if strings.HasPrefix(l, "vet: ") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,56 @@
+package course
+
+// The quick run: the tests of the one task in progress, without -race or
+// vet, so that a verdict comes a second after a save. CheckStep follows it
+// and may change it; only CheckStep says a step is done.
+
+import (
+	"context"
+	"strings"
+)
+
+// QuickTask runs the tests of one task of a step (go test -run its
+// pattern, -vet=off, no -race) and judges that task alone. st holds that
+// one task's result, and Problem and CrashTask as for a full run; it is not
+// cached.
+func QuickTask(ctx context.Context, g Go, root string, step Step, tk Task) (*StepStatus, error) {
+	g.Dir = root
+	modPath, err := ModulePath(root)
+	if err != nil {
+		return nil, err
+	}
+	st := &StepStatus{Step: step.Name}
+	pattern := strings.Join(tk.Patterns, "|")
+	subtests := strings.Contains(pattern, "/")
+	if subtests {
+		pattern = tk.Patterns[0] // a pattern that names subtests stands alone
+	}
+	args := []string{"-count=1", "-vet=off", "-timeout", "60s", "-run", pattern, "./" + step.Name}
+	runs, stderr := g.TestJSON(ctx, args...)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	run := pick(runs, modPath+"/"+step.Name)
+	st.Run = run
+	st.Problem = RunProblem(run, stderr)
+	one := []Task{tk}
+	if subtests {
+		res := TaskResult{N: tk.N, Failed: run.Failed}
+		for _, name := range run.Ran {
+			if strings.Contains(name, "/") {
+				res.Tests = append(res.Tests, name)
+			}
+		}
+		res.Done = run.Result == "pass" && len(res.Tests) > 0
+		st.Tasks = []TaskResult{res}
+	} else {
+		st.Tasks = TaskResults(ctx, g, "./"+step.Name, one, run)
+	}
+	if st.Problem != "" {
+		st.CrashTask = CrashTask(run, step.Name, one)
+	}
+	if st.RaceTask = RaceTask(run, step.Name, one); st.RaceTask != 0 {
+		st.Tasks[0].Done = false
+	}
+	return st, nil
+}

@@ -1,0 +1,299 @@
+package main
+
+// watch's live screen, on a terminal: redrawn in place after each run and
+// each key, ✓ and ✗ in colour (unless NO_COLOR is set), the run number and
+// its time, which run the verdict comes from, the task in progress with its
+// first failure, and keys read in raw mode — h the next hint, n the next
+// task (or step, once the step is done), r run again, q (or Ctrl-C) quit.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// A terminal is what watch needs to know of where it runs; tests fake it.
+type terminal struct {
+	isTerminal bool
+	keys       io.Reader                          // the keyboard: read in raw mode
+	makeRaw    func() (restore func(), err error) // raw mode on; restore puts it back
+	noColor    bool                               // NO_COLOR is set: no colours
+}
+
+// osTerminal is the process's terminal: watch draws a screen only when both
+// standard input and output are one.
+func osTerminal() terminal {
+	in, out := int(os.Stdin.Fd()), int(os.Stdout.Fd())
+	return terminal{
+		isTerminal: term.IsTerminal(in) && term.IsTerminal(out),
+		keys:       os.Stdin,
+		makeRaw: func() (func(), error) {
+			old, err := term.MakeRaw(in)
+			if err != nil {
+				return nil, err
+			}
+			return func() { _ = term.Restore(in, old) }, nil
+		},
+		noColor: os.Getenv("NO_COLOR") != "",
+	}
+}
+
+const (
+	clearScreen = "\x1b[H\x1b[2J"
+	hideCursor  = "\x1b[?25l"
+	showCursor  = "\x1b[?25h"
+	ctrlC       = 3
+)
+
+// screen runs the watcher with the live screen, in raw mode, and puts the
+// terminal back however it ends (q, Ctrl-C, a signal).
+func (w *watcher) screen(ctx context.Context) int {
+	a := w.a
+	restore, err := a.term.makeRaw()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "workshop: the terminal cannot take keys (%v): watching without them\n", err)
+		return w.loop(ctx, plainView{a: a})
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out := crlf{a.stdout}
+	// Raw mode: "\n" no longer returns the carriage; nothing may write
+	// below the screen without crlf.
+	stdout, stderr := a.stdout, a.stderr
+	a.stdout, a.stderr = out, crlf{a.stderr}
+	defer func() { a.stdout, a.stderr = stdout, stderr }()
+	fmt.Fprint(out, hideCursor)
+	defer func() {
+		fmt.Fprint(out, showCursor)
+		restore()
+	}()
+	sv := &screenView{a: a, out: out, color: !a.term.noColor, keyCh: make(chan byte)}
+	keysDone := make(chan struct{})
+	readCtx, stopKeys := context.WithCancel(ctx)
+	go sv.readKeys(readCtx, a.term.keys, keysDone)
+	code := w.loop(ctx, sv)
+	stopKeys()
+	// The reader may be blocked in Read on the keyboard: it ends with the
+	// process (or, in tests, when the fake keyboard closes).
+	if c, ok := a.term.keys.(io.Closer); ok && a.term.keys != os.Stdin {
+		_ = c.Close()
+		<-keysDone
+	}
+	fmt.Fprintln(out)
+	return code
+}
+
+// readKeys sends each byte the keyboard gives until it ends or ctx does.
+func (s *screenView) readKeys(ctx context.Context, r io.Reader, done chan struct{}) {
+	defer close(done)
+	buf := make([]byte, 1)
+	for {
+		n, err := r.Read(buf)
+		if n == 1 {
+			select {
+			case s.keyCh <- buf[0]:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// screenView draws the watcher's state on a terminal.
+type screenView struct {
+	a      *app
+	out    io.Writer
+	color  bool
+	keyCh  chan byte
+	status string   // what runs, or which run the verdict shown comes from
+	shown  *verdict // the verdict on the screen
+	body   string   // its report
+	note   string   // a hint or a message, under the verdict
+	at     time.Time
+}
+
+func (s *screenView) keys() <-chan byte { return s.keyCh }
+
+func (s *screenView) started(w *watcher, why string, quick bool) {
+	s.at = time.Now()
+	if quick {
+		s.status = fmt.Sprintf("%s — running task %d's tests alone, without -race…", why, w.focus)
+	} else {
+		s.status = fmt.Sprintf("%s — running go vet, then every test with -race…", why)
+	}
+	s.draw(w)
+}
+
+func (s *screenView) quick(w *watcher, v *verdict) {
+	s.status = fmt.Sprintf("Quick run: task %d alone, without -race — go vet and every test with -race are running, and may change it", v.st.Tasks[0].N)
+	s.shown, s.note = v, ""
+	var b bytes.Buffer
+	res := v.st.Tasks[0]
+	for _, r := range s.merged(w, v) {
+		fmt.Fprintf(&b, "  %s task %d  %s\n", mark(r.Done), r.N, v.task(r.N).Title)
+	}
+	fmt.Fprintln(&b)
+	if !res.Done {
+		s.a.failure(&b, v, res, 14)
+	} else {
+		fmt.Fprintf(&b, "✓ task %d's tests pass (without -race): waiting for the full run.\n", res.N)
+	}
+	s.body = b.String()
+	s.draw(w)
+}
+
+// merged is the last full run's tasks, with the quick run's task in place.
+func (s *screenView) merged(w *watcher, v *verdict) []taskMark {
+	q := v.st.Tasks[0]
+	var out []taskMark
+	if w.last == nil {
+		return []taskMark{{q.N, q.Done}}
+	}
+	for _, r := range w.last.st.Tasks {
+		if r.N == q.N {
+			r = q
+		}
+		out = append(out, taskMark{r.N, r.Done})
+	}
+	return out
+}
+
+type taskMark struct {
+	N    int
+	Done bool
+}
+
+func (s *screenView) full(w *watcher, v *verdict) {
+	s.shown, s.note = v, ""
+	s.status = "Full run: go vet, then every test with -race"
+	if v.raceNote != "" {
+		s.status = "Full run: go vet, then every test (without -race: " + v.raceNote + ")"
+	}
+	var b bytes.Buffer
+	s.a.report(&b, v)
+	s.body = b.String()
+	s.draw(w)
+}
+
+func (s *screenView) waiting(w *watcher) { s.draw(w) }
+
+func (s *screenView) key(w *watcher, k byte) (quit, rerun bool) {
+	switch k {
+	case 'q', 'Q', ctrlC:
+		return true, false
+	case 'r', 'R':
+		return false, true
+	case 'h', 'H':
+		s.note = s.hint(w)
+	case 'n', 'N':
+		rerun = s.next(w)
+	default:
+		return false, false
+	}
+	s.draw(w)
+	return false, rerun
+}
+
+// hint is the next hint of the task in progress, or go vet's finding when
+// that is all that is left.
+func (s *screenView) hint(w *watcher) string {
+	v := w.last
+	switch {
+	case v == nil:
+		return "The first run has not ended yet: ask again in a moment."
+	case v.st.Finished():
+		return w.step.Name + " is done: nothing to hint at."
+	case v.vetOut != "" && w.focus == 0:
+		return "What go vet says — no task's hint is about it:\n\n" + indentText(limitLines(v.vetOut, 12), "  ")
+	}
+	tk := v.task(w.focus)
+	hints, err := w.step.ReadHints(tk)
+	if err != nil || len(hints) == 0 {
+		return fmt.Sprintf("Task %d has no hints: the finished code is in solutions/%s.", tk.N, w.step.Name)
+	}
+	_, text := s.a.nextHint(w.step, tk, hints)
+	return strings.TrimRight(text, "\n")
+}
+
+// next moves to the next task not done (n), or, once the step is done, to
+// the next step; it reports whether that needs a run.
+func (s *screenView) next(w *watcher) bool {
+	v := w.last
+	if v == nil {
+		return false
+	}
+	if v.st.Finished() {
+		for i, st := range w.a.steps {
+			if st.Name == w.step.Name && i+1 < len(w.a.steps) {
+				w.step, w.last, w.focus = w.a.steps[i+1], nil, 0
+				s.note = "Now watching " + w.step.Name + "."
+				return true
+			}
+		}
+		s.note = "That was the last step."
+		return false
+	}
+	n := len(v.st.Tasks)
+	for i := range v.st.Tasks {
+		if v.st.Tasks[i].N != w.focus {
+			continue
+		}
+		for j := 1; j <= n; j++ {
+			if r := v.st.Tasks[(i+j)%n]; !r.Done {
+				w.focus = r.N
+				break
+			}
+		}
+		break
+	}
+	tk := v.task(w.focus)
+	s.note = fmt.Sprintf("Task in progress: task %d, %s — the next save runs its tests first.\n\n%s", tk.N, tk.Title, indentText(limitLines(taskText(tk), 12), "  "))
+	return false
+}
+
+func (s *screenView) draw(w *watcher) {
+	var b strings.Builder
+	b.WriteString(clearScreen)
+	fmt.Fprintf(&b, "go tool workshop watch %s — run %d at %s\n", w.step.Name, w.run, s.at.Format("15:04:05"))
+	fmt.Fprintf(&b, "%s\n\n", s.status)
+	if s.body != "" {
+		b.WriteString(s.paint(strings.TrimRight(s.body, "\n")))
+		b.WriteString("\n\n")
+	}
+	if s.note != "" {
+		b.WriteString(s.note)
+		b.WriteString("\n\n")
+	}
+	b.WriteString("h hint · n next task · r run again · q quit")
+	fmt.Fprint(s.out, b.String())
+}
+
+// paint colours the marks: ✓ green, ✗ red.
+func (s *screenView) paint(text string) string {
+	if !s.color {
+		return text
+	}
+	return strings.NewReplacer("✓", "\x1b[32m✓\x1b[0m", "✗", "\x1b[31m✗\x1b[0m").Replace(text)
+}
+
+// crlf writes "\r\n" for each "\n": a terminal in raw mode does not return
+// the carriage by itself.
+type crlf struct{ w io.Writer }
+
+func (c crlf) Write(p []byte) (int, error) {
+	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeTerminal is a terminal for watch's screen: keys written to a pipe,
+// raw mode counted.
+type fakeTerminal struct {
+	keys          *io.PipeWriter
+	raw, restored atomic.Int32
+	out           syncBuffer
+	a             *app
+	done          chan int
+	stop          context.CancelFunc
+}
+
+func startScreen(t *testing.T, noColor bool) *fakeTerminal {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	ft := &fakeTerminal{done: make(chan int, 1)}
+	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
+	require.NoError(t, err, "newAppAt")
+	pr, pw := io.Pipe()
+	ft.keys, ft.a = pw, a
+	a.term = terminal{isTerminal: true, keys: pr, noColor: noColor, makeRaw: func() (func(), error) {
+		ft.raw.Add(1)
+		return func() { ft.restored.Add(1) }, nil
+	}}
+	wctx, stop := context.WithCancel(ctx(t))
+	ft.stop = stop
+	t.Cleanup(stop)
+	go func() { ft.done <- a.watch(wctx, []string{"02"}) }()
+	return ft
+}
+
+// waitFor waits, boundedly, until the screen has shown what n times.
+func (ft *fakeTerminal) waitFor(t *testing.T, what string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for strings.Count(ft.out.String(), what) < n {
+		if time.Now().After(deadline) {
+			require.FailNow(t, "the screen did not show "+what, "waited 2 minutes for %q (×%d); screen so far:\n%s", what, n, ft.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (ft *fakeTerminal) press(t *testing.T, k string) {
+	t.Helper()
+	_, err := ft.keys.Write([]byte(k))
+	require.NoError(t, err, "pressing %q", k)
+}
+
+func (ft *fakeTerminal) exit(t *testing.T) int {
+	t.Helper()
+	select {
+	case code := <-ft.done:
+		return code
+	case <-time.After(time.Minute):
+		require.FailNow(t, "watch did not return within a minute")
+		return -1
+	}
+}
+
+func TestWatchScreen(t *testing.T) {
+	t.Parallel()
+	ft := startScreen(t, false)
+	ft.waitFor(t, "Full run: go vet, then every test with -race", 1)
+	out := ft.out.String()
+	assert.Contains(t, out, clearScreen, "the screen is redrawn in place")
+	assert.Contains(t, out, "go tool workshop watch 02-unsolved — run 1 at ", "the run's number and time")
+	assert.Contains(t, out, "\x1b[31m✗\x1b[0m task 1  Double a number", "✗ in red")
+	assert.Contains(t, out, "First failure — task 1: Double a number", "the task in progress and its first failure")
+	assert.Contains(t, out, "h hint · n next task · r run again · q quit", "the keys")
+	assert.Contains(t, out, "\r\n", "raw mode: every line returns the carriage")
+	assert.Equal(t, int32(1), ft.raw.Load(), "raw mode on")
+
+	ft.press(t, "h")
+	ft.waitFor(t, "Multiply.", 1)
+	assert.Contains(t, ft.out.String(), "02-unsolved, task 1: Double a number — hint 1 of 1", "h: the task's next hint")
+
+	write(t, ft.a.root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
+	ft.waitFor(t, "Quick run: task 1 alone, without -race — go vet and every test with -race are running, and may change it", 1)
+	ft.waitFor(t, "02-unsolved is done", 1)
+	out = ft.out.String()
+	assert.Contains(t, out, "run 2 at ", "the save's run is run 2")
+	assert.Contains(t, out, "\x1b[32m✓\x1b[0m task 1  Double a number", "✓ in green")
+	quick, full := strings.Index(out, "Quick run: task 1"), strings.LastIndex(out, "Full run: go vet")
+	assert.Less(t, quick, full, "the quick verdict first, the full one after it")
+
+	ft.press(t, "r")
+	ft.waitFor(t, "run again (r)", 1)
+	ft.waitFor(t, "02-unsolved is done", 2)
+	ft.press(t, "q")
+	assert.Equal(t, exitOK, ft.exit(t), "q quits")
+	assert.Equal(t, int32(1), ft.restored.Load(), "the terminal is restored")
+	assert.True(t, strings.HasSuffix(ft.out.String(), "\r\n"+showCursor), "the cursor is back")
+}
+
+func TestWatchScreenNoColorAndCtrlC(t *testing.T) {
+	t.Parallel()
+	ft := startScreen(t, true)
+	ft.waitFor(t, "Full run: go vet, then every test with -race", 1)
+	assert.Contains(t, ft.out.String(), "✗ task 1", "the marks")
+	assert.NotContains(t, ft.out.String(), "\x1b[31m", "NO_COLOR: no colour")
+	ft.press(t, "\x03")
+	assert.Equal(t, exitOK, ft.exit(t), "Ctrl-C (a byte, in raw mode) quits")
+	assert.Equal(t, int32(1), ft.restored.Load(), "the terminal is restored")
+}
+
+func TestWatchScreenRestoredOnSignal(t *testing.T) {
+	t.Parallel()
+	ft := startScreen(t, false)
+	ft.waitFor(t, "Full run: go vet", 1)
+	ft.stop() // as SIGINT or SIGTERM end it
+	assert.Equal(t, exitOK, ft.exit(t), "watch ends with its context")
+	assert.Equal(t, int32(1), ft.restored.Load(), "the terminal is restored")
+}
+
+// Only a change in the content of a Go file of the step runs the checks
+// again: not a README, not a hint, not a touch.
+func TestWatchSeesContentOnly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, dir, "a.go", "package a\n")
+	write(t, dir, "README.md", "# A\n")
+	g := goFiles{}
+	before := g.sum(dir)
+	write(t, dir, "README.md", "# A, edited\n")
+	write(t, dir, "hints/task-1.md", "A hint.\n")
+	write(t, dir, "hints/x.go", "package hints\n")
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "a.go"), later, later), "touch a.go")
+	write(t, dir, "b_test.go", "package a\n")
+	withTest := g.sum(dir)
+	assert.NotEqual(t, before, withTest, "a new Go file is a change")
+	require.NoError(t, os.Remove(filepath.Join(dir, "b_test.go")))
+	assert.Equal(t, before, g.sum(dir), "a README, hints and a touch are no change")
+	write(t, dir, "a.go", "package a\n\nvar X = 1\n")
+	assert.NotEqual(t, before, g.sum(dir), "new content is a change")
+}

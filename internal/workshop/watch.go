@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+)
+
+// watch checks a step, then again each time one of its Go files changes in
+// content: first the quick run (the tests of the task in progress, without
+// -race), then the full one (go vet, every test with -race), as check does.
+// On a terminal it is a live screen with keys (screen.go); elsewhere (a
+// pipe, an editor's panel) it appends each verdict to its output.
+func (a *app) watch(ctx context.Context, args []string) int {
+	if len(args) > 1 {
+		return a.usageError("watch takes one step at most: go tool workshop watch [STEP]")
+	}
+	if len(args) == 1 && strings.HasPrefix(args[0], "-") {
+		return a.usageError("watch takes no flags: go tool workshop watch [STEP]")
+	}
+	named := len(args) == 1
+	arg := ""
+	if named {
+		arg = args[0]
+	}
+	step, err := a.stepArg(ctx, arg)
+	if err != nil {
+		return a.usageError("%v", err)
+	}
+	w := &watcher{a: a, step: step, named: named}
+	if a.term.isTerminal {
+		return w.screen(ctx)
+	}
+	return w.loop(ctx, plainView{a: a})
+}
+
+// pollEvery is how often watch looks at the step's Go files.
+const pollEvery = 150 * time.Millisecond
+
+// A watcher runs a step's checks as its files change.
+type watcher struct {
+	a     *app
+	step  course.Step
+	named bool // the learner named the step: stay on it when it is done
+	run   int  // runs started
+	last  *verdict
+	focus int // the task in progress: the last full run's first failing task; 0 for none
+}
+
+// A view shows what a watcher does.
+type view interface {
+	started(w *watcher, why string, quick bool) // a run begins
+	quick(w *watcher, v *verdict)               // the quick run's verdict
+	full(w *watcher, v *verdict)                // the full run's verdict
+	waiting(w *watcher)                         // nothing runs: waiting for a save
+	key(w *watcher, k byte) (quit, rerun bool)  // a key the learner pressed
+	keys() <-chan byte                          // nil without keys
+}
+
+type runResult struct {
+	v   *verdict
+	err error
+}
+
+// loop runs the step's checks, again on each change, until ctx ends or the
+// view quits.
+func (w *watcher) loop(ctx context.Context, vw view) int {
+	a := w.a
+	why := "first run"
+	for {
+		changes, stopPoll := w.poll(ctx)
+		runCtx, cancel := context.WithCancel(ctx)
+		results := w.start(runCtx, vw, why)
+		rerun := false
+		for !rerun {
+			select {
+			case <-ctx.Done():
+				cancel()
+				drain(results)
+				stopPoll()
+				return exitOK
+			case <-changes:
+				why = w.step.Name + " changed"
+				rerun = true
+			case k := <-vw.keys():
+				quit, again := vw.key(w, k)
+				if quit {
+					cancel()
+					drain(results)
+					stopPoll()
+					return exitOK
+				}
+				if again {
+					why, rerun = "run again (r)", true
+				}
+			case r, ok := <-results:
+				if !ok {
+					results = nil
+					if next, moved := w.moveOn(ctx); moved {
+						why = fmt.Sprintf("%s is done: watching %s now", w.step.Name, next.Name)
+						w.step, w.last, w.focus = next, nil, 0
+						rerun = true
+						continue
+					}
+					vw.waiting(w)
+					continue
+				}
+				if r.err != nil {
+					if ctx.Err() == nil && runCtx.Err() == nil {
+						fmt.Fprintf(a.stderr, "workshop: %v\n", r.err)
+					}
+					continue
+				}
+				if r.v.quick {
+					vw.quick(w, r.v)
+					continue
+				}
+				w.last = r.v
+				w.focus = 0
+				if res, ok := r.v.failing(); ok {
+					w.focus = res.N
+				}
+				vw.full(w, r.v)
+			}
+		}
+		cancel()
+		drain(results)
+		stopPoll()
+	}
+}
+
+// start runs the quick run (when a task is in progress) and then the full
+// one, and sends their verdicts; the channel closes when both are done.
+func (w *watcher) start(ctx context.Context, vw view, why string) chan runResult {
+	w.run++
+	step, focus := w.step, w.focus
+	var tk course.Task
+	if w.last != nil && focus != 0 {
+		tk = w.last.task(focus)
+	}
+	quick := len(tk.Patterns) > 0
+	vw.started(w, why, quick)
+	out := make(chan runResult, 2)
+	go func() {
+		defer close(out)
+		if quick {
+			st, err := course.QuickTask(ctx, w.a.g, w.a.root, step, tk)
+			if err != nil {
+				out <- runResult{err: err}
+				return
+			}
+			out <- runResult{v: &verdict{step: step, tasks: w.last.tasks, st: st, quick: true}}
+		}
+		v, err := w.a.fullRun(ctx, step)
+		out <- runResult{v: v, err: err}
+	}()
+	return out
+}
+
+// moveOn returns the step to watch next when the step just checked is done
+// and the learner did not name it.
+func (w *watcher) moveOn(ctx context.Context) (course.Step, bool) {
+	if w.named || w.last == nil || !w.last.st.Finished() {
+		return course.Step{}, false
+	}
+	next, _, err := w.a.current(ctx)
+	if err != nil || next.Name == w.step.Name {
+		return course.Step{}, false
+	}
+	return next, true
+}
+
+// drain waits for a run to end (its context is cancelled): no go command
+// outlives the watcher.
+func drain(results chan runResult) {
+	if results == nil {
+		return // the run had ended
+	}
+	for range results {
+	}
+}
+
+// poll watches the step's Go files, and signals when their content changes:
+// not on a save of the same bytes (a touch), nor on a README or a hint.
+func (w *watcher) poll(ctx context.Context) (<-chan struct{}, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	changes := make(chan struct{}, 1)
+	done := make(chan struct{})
+	dir := w.step.Dir
+	go func() {
+		defer close(done)
+		snap := goFiles{}
+		before := snap.sum(dir)
+		t := time.NewTicker(pollEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if now := snap.sum(dir); now != before {
+				before = now
+				select {
+				case changes <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return changes, func() { cancel(); <-done }
+}
+
+// goFiles remembers the content hash of each Go file it has read, by path,
+// size and time, so that a poll reads only the files that were written.
+type goFiles map[string]goFile
+
+type goFile struct {
+	size int64
+	mod  time.Time
+	sum  [sha256.Size]byte
+}
+
+// sum hashes the names and contents of the Go files under dir (hints/ and
+// dot folders aside).
+func (g goFiles) sum(dir string) string {
+	h := sha256.New()
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if path != dir && (d.Name() == "hints" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		f, ok := g[path]
+		if !ok || f.size != info.Size() || !f.mod.Equal(info.ModTime()) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil
+			}
+			f = goFile{size: info.Size(), mod: info.ModTime(), sum: sha256.Sum256(data)}
+			g[path] = f
+		}
+		fmt.Fprintf(h, "%s\x00%x\x00", path, f.sum)
+		return nil
+	})
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// plainView appends each verdict to the output: for a pipe or an editor's
+// panel.
+type plainView struct{ a *app }
+
+func (p plainView) started(w *watcher, why string, quick bool) {
+	out := p.a.stdout
+	if w.run > 1 {
+		fmt.Fprintf(out, "\n──── %s ────\n", why)
+	}
+	fmt.Fprintf(out, "Run %d at %s", w.run, time.Now().Format("15:04:05"))
+	if quick {
+		fmt.Fprintf(out, ": first task %d's tests alone, without -race; then go vet and every test with -race\n", w.focus)
+	} else {
+		fmt.Fprintf(out, ": go vet ./%s, then every test with -race\n", w.step.Name)
+	}
+}
+
+func (p plainView) quick(w *watcher, v *verdict) {
+	out := p.a.stdout
+	res := v.st.Tasks[0]
+	fmt.Fprintf(out, "\nQuick run (task %d alone, without -race): %s task %d  %s\n", res.N, mark(res.Done), res.N, v.task(res.N).Title)
+	if !res.Done {
+		fmt.Fprintln(out)
+		p.a.failure(out, v, res, 16)
+	}
+	fmt.Fprintf(out, "\nThe full run follows (go vet, every test with -race): it may change this.\n\n")
+}
+
+func (p plainView) full(w *watcher, v *verdict) {
+	fmt.Fprintf(p.a.stdout, "Full run: ")
+	p.a.report(p.a.stdout, v)
+}
+
+func (p plainView) waiting(w *watcher) {
+	fmt.Fprintf(p.a.stdout, "\nWatching %s: save a Go file to check again (Ctrl-C to stop).\n", w.step.Name)
+}
+
+func (plainView) key(*watcher, byte) (bool, bool) { return false, false }
+func (plainView) keys() <-chan byte               { return nil }
