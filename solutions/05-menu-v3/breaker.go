@@ -18,18 +18,8 @@ const (
 )
 
 // breaker fails fast while the stock service keeps timing out: the talk's
-// second "next step". After failAfter consecutive timeouts it opens: every
-// request is refused at once, for a cool-down. Then it lets one trial
-// request through. A trial answered in time closes it and resets the
-// back-off; a trial that times out re-opens it, for twice the cool-down,
-// up to maxCoolDown; a trial with no verdict lets the next request try.
-// A call counts only in the state it began in: one let through before the
-// breaker opened that ends later — in the cool-down, while the trial is
-// out, or after the trial closed it; answered in time or timed out —
-// changes nothing, neither whether it is open, nor the cool-down, nor the
-// count.
-//
-// Its methods are safe for concurrent use: every handler calls them.
+// second "next step" (the rules: the README, task 6). Its methods are safe
+// for concurrent use: every handler calls them.
 type breaker struct {
 	failAfter   int           // consecutive timeouts that open the breaker; 0 never opens it
 	minCoolDown time.Duration // the first cool-down
@@ -53,14 +43,10 @@ func newBreaker() breaker {
 	return breaker{failAfter: 5, minCoolDown: time.Second, maxCoolDown: 30 * time.Second}
 }
 
-// allow says whether a request may call the stock service now.
-//
-// If wait is positive, it may not: answer 503 and let the client retry after
-// wait. Otherwise call the stock service, and tell the breaker how the call
-// ended with done — as a context's cancel: defer done(noVerdict) at once,
-// so that every way out of the handler (an early return, a panic) reaches
-// the breaker, and call done(answered) or done(timedOut) as soon as you know.
-// Only the first call of done counts; the others do nothing.
+// allow says whether a request may call the stock service now. If wait is
+// positive, it may not: answer 503 and let the client retry after wait.
+// Otherwise call it, defer done(noVerdict) at once, and call done(answered)
+// or done(timedOut) as soon as you know: only the first call of done counts.
 func (b *breaker) allow() (done func(outcome), wait time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

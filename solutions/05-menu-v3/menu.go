@@ -86,16 +86,9 @@ func (s *menuService) handler() http.Handler {
 	return mux
 }
 
-// statusClientClosedRequest is the answer to a request whose context ended
-// before the menu could answer it: 499 Client Closed Request. It is no
-// standard status; nginx gave it this number to log clients who leave, and
-// proxies and dashboards know it. We answer it rather than stay silent:
-// net/http would then send an empty 200 OK — "here is your menu", with no
-// menu — to a caller still connected (when a middleware's deadline ended
-// r.Context(), say), and every access log and metric would count a success.
-// Not a 5xx: nothing failed on our side or behind us, and the service's
-// error rate must not rise when impatient clients leave. Not 504: that
-// blames the stock service, which did nothing wrong.
+// statusClientClosedRequest is nginx's 499 Client Closed Request: the answer
+// to a request whose context ended first (why not silence, a 5xx or a 504:
+// the README, task 2).
 const statusClientClosedRequest = 499
 
 // handleMenu answers GET /menu with the menu built from the stock.
@@ -103,19 +96,15 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
 	done, wait := s.breaker.allow()
 	if wait > 0 {
-		// The stock service keeps timing out: answer at once, without adding
-		// to its load, and tell the client when asking again makes sense.
+		// Answer at once, without adding to the stock service's load.
 		s.failedFast.Add(1)
 		w.Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait)))
 		writeError(w, http.StatusServiceUnavailable,
 			fmt.Errorf("stock service keeps timing out: not asking it for another %v", wait))
 		return
 	}
-	// As with a context's cancel: deferred at once, so that every way out of
-	// this handler — a path we forgot, a panic — tells the breaker the call
-	// is over. Without it a trial that never reports stays out for good, and
-	// the breaker refuses every request from then on. A verdict given below
-	// comes first, and only the first call counts.
+	// Deferred at once, as a context's cancel: every way out, a panic
+	// included, reaches the breaker. A verdict given below comes first.
 	defer done(noVerdict)
 
 	// r.Context(), not context.Background(): it ends when our own client
@@ -126,28 +115,21 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 		done(answered)
 		writeJSON(w, http.StatusOK, menuResponse{Menu: buildMenu(stock)})
 	case errors.Is(err, errStockTooSlow):
-		// Our deadline, and only ours: the cause says so. ctx.Err() ==
-		// context.DeadlineExceeded would also be true when our *caller's*
-		// deadline passed, which is not the stock service's fault. Asking
-		// r.Context() first would tell them apart too, but a client who
-		// leaves just after our deadline passed would then hide a timeout
-		// from the breaker; the cause records which ending came first.
+		// Our deadline, and only ours: the cause says so, where
+		// DeadlineExceeded would also match our caller's own deadline.
 		s.abortedByTimeout.Add(1)
 		done(timedOut)
 		s.log.Warn("stock service too slow", "timeout", s.timeout, "err", err)
 		writeError(w, http.StatusGatewayTimeout, err)
 	case r.Context().Err() != nil:
-		// Our client left (or its own deadline passed). Not a 504 — the stock
-		// service did nothing wrong, and counting it as a timeout would open
-		// the breaker for nothing: no verdict (the deferred done says so).
-		// Whoever is still there gets an explicit status, not an empty 200.
+		// Our client left (or its own deadline passed): no fault of the
+		// stock service, so no verdict (the deferred done says so).
 		s.abortedByClient.Add(1)
 		s.log.Info("client gone: cancelled the stock request",
 			"cause", context.Cause(r.Context()), "err", err, "remote", r.RemoteAddr)
 		writeError(w, statusClientClosedRequest, err)
 	default:
-		// The stock service answered in time, and badly: 502 Bad Gateway.
-		// An answer all the same: it ends a run of timeouts, and a trial.
+		// Answered in time, and badly: an answer all the same.
 		done(answered)
 		s.log.Warn("stock service failed", "err", err)
 		writeError(w, http.StatusBadGateway, err)
@@ -158,28 +140,16 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 // cancelling the call — after timeout, or as soon as ctx ends. When the
 // context ended the call, the error it returns wraps the context's cause:
 // errStockTooSlow for our timeout, ctx's own cause when our caller left.
-//
-// Version 2 raced a goroutine against a timer here, and the losing call ran
-// on for nobody. Now there is no goroutine and no channel: the context is
-// the timer, and it reaches into the call itself.
 func (s *menuService) fetchStockWithin(ctx context.Context, timeout time.Duration) ([]flavour, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errStockTooSlow)
 	// Deferred, so it runs after fetchStock has read and closed the body:
-	// the deadline covers the whole exchange, headers and body. Cancelling
-	// any earlier would fail the read. Not cancelling at all would keep the
-	// context's timer and its link to the parent alive until the deadline
-	// (go vet's lostcancel check reports a cancel that is never called).
+	// cancelling any earlier would fail the read.
 	defer cancel()
 
 	stock, err := s.fetchStock(ctx)
 	if err != nil && ctx.Err() != nil {
-		// The context has ended; did it end the call? Only if err is that
-		// ending: a body too large, found just as the deadline passed, is a
-		// body too large (502), not our timeout. Go's HTTP/1 transport
-		// returns the cause when it cancels a request, its HTTP/2 transport
-		// ctx.Err(): then add the cause, by identity. Keep err either way:
-		// it names the URL and what the transport saw, for the answer and
-		// the log; context.Cause(ctx) alone would throw that away.
+		// Go's HTTP/1 transport returns the cause when it cancels a
+		// request, its HTTP/2 transport ctx.Err(): then add the cause.
 		if cause := context.Cause(ctx); errors.Is(err, ctx.Err()) && !errors.Is(err, cause) {
 			err = fmt.Errorf("%w: %w", cause, err)
 		}
@@ -210,9 +180,7 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 		return nil, fmt.Errorf("stock service answered %s", resp.Status)
 	}
 
-	// Read at most maxStockBody bytes (see step 02). The read is under ctx
-	// too: a stock service that stalls halfway through its body is cut off
-	// at the deadline, like one that never sends its headers.
+	// Read at most maxStockBody bytes (see step 02), under ctx too.
 	body := http.MaxBytesReader(nil, resp.Body, maxStockBody)
 	var stock stockResponse
 	if err := decodeOne(body, &stock); err != nil {
