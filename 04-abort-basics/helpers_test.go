@@ -2,6 +2,7 @@ package abort
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"testing"
 	"testing/synctest"
@@ -10,9 +11,8 @@ import (
 	"go.uber.org/goleak"
 )
 
-// returnsAt runs f in a goroutine of the synctest bubble and returns what f
-// returned, after checking in virtual time that it returned exactly at: not
-// at at-1ns, and no later than at. Otherwise it fails t, saying fix.
+// returnsAt runs f in the synctest bubble and returns its result, after
+// checking in virtual time that f returned at at exactly: not at at-1ns.
 func returnsAt[T any](t *testing.T, what string, at time.Duration, fix string, f func() T) T {
 	t.Helper()
 	done := make(chan T, 1)
@@ -20,20 +20,37 @@ func returnsAt[T any](t *testing.T, what string, at time.Duration, fix string, f
 	if at > 0 {
 		time.Sleep(at - time.Nanosecond)
 		synctest.Wait()
-		select {
-		case v := <-done:
-			t.Fatalf("%s returned %v at %v; want it still waiting", what, v, at-time.Nanosecond)
-		default:
+		if len(done) > 0 {
+			t.Fatalf("%s returned %v at %v; want it still waiting", what, <-done, at-time.Nanosecond)
 		}
 		time.Sleep(time.Nanosecond)
 	}
 	synctest.Wait()
-	select {
-	case v := <-done:
-		return v
-	default:
+	if len(done) == 0 {
 		t.Fatalf("%s still waiting at %v; want it to return (%s)", what, at, fix)
-		panic("unreachable")
+	}
+	return <-done
+}
+
+// checkErr checks err against is (errors.Is must match each), not (must
+// match none) and msg (the whole message, if not ""); nil is means want nil.
+func checkErr(t *testing.T, what string, err error, is, not []error, msg, fix string) {
+	t.Helper()
+	if is == nil && err != nil {
+		t.Fatalf("%s = %v; want nil (%s)", what, err, fix)
+	}
+	for _, want := range is {
+		if !errors.Is(err, want) {
+			t.Fatalf("%s = %v; want an error matching %v (%s)", what, err, want, fix)
+		}
+	}
+	for _, not := range not {
+		if errors.Is(err, not) {
+			t.Fatalf("%s = %v; want no %v (%s)", what, err, not, fix)
+		}
+	}
+	if msg != "" && err != nil && err.Error() != msg {
+		t.Errorf("%s = %q; want %q (%s)", what, err, msg, fix)
 	}
 }
 

@@ -12,54 +12,35 @@ import (
 type requestIDKey struct{}
 
 func TestDetach(t *testing.T) {
-	// A request with an ID and a 1s deadline, detached for 3s.
-	detach := func(t *testing.T) (request context.Context, cancelRequest, cancel context.CancelFunc, audit context.Context) {
-		t.Helper()
-		request, cancelRequest = context.WithTimeout(context.WithValue(context.Background(), requestIDKey{}, "req-42"), time.Second)
-		audit, cancel = Detach(request, 3*time.Second)
+	synctest.Test(t, func(t *testing.T) {
+		// A request with an ID and a 1s deadline, detached for 3s.
+		request, endRequest := context.WithTimeout(context.WithValue(context.Background(), requestIDKey{}, "req-42"), time.Second)
+		defer endRequest()
+		audit, cancel := Detach(request, 3*time.Second)
 		if audit == nil || cancel == nil {
 			t.Fatal("Detach returned a nil context or cancel; want context.WithTimeout's")
 		}
-		return request, cancelRequest, cancel, audit
-	}
+		defer cancel()
+		if deadline, ok := audit.Deadline(); !ok || !deadline.Equal(time.Now().Add(3*time.Second)) {
+			t.Fatalf("detached Deadline() = %v, %v; want 3s from now, true (WithTimeout after WithoutCancel)", deadline, ok)
+		}
+		time.Sleep(time.Second) // the request's deadline passes (ExampleDetach: its cancel)
+		if audit.Err() != nil || audit.Value(requestIDKey{}) != "req-42" {
+			t.Fatalf("detached context after the request ended = %v, request ID %v; want live, req-42 (context.WithoutCancel keeps values, drops cancel)",
+				audit.Err(), audit.Value(requestIDKey{}))
+		}
+		what := "detached context, 1s after the request's deadline,"
+		if err := returnsAt(t, what, 2*time.Second, "a bound of its own", func() error { <-audit.Done(); return audit.Err() }); err != context.DeadlineExceeded {
+			t.Errorf("%s ended with %v; want %v", what, err, context.DeadlineExceeded)
+		}
 
-	t.Run("outlives the request", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			_, cancelRequest, cancel, audit := detach(t)
-			defer cancel()
-			cancelRequest() // the response has been sent
-			if audit.Err() != nil || audit.Value(requestIDKey{}) != "req-42" {
-				t.Errorf("detached context after the request ended = %v, request ID %v; want live, req-42 (context.WithoutCancel keeps values, drops cancel)",
-					audit.Err(), audit.Value(requestIDKey{}))
-			}
-		})
-	})
-
-	t.Run("own timeout", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			_, cancelRequest, cancel, audit := detach(t)
-			defer cancelRequest()
-			defer cancel()
-			if deadline, ok := audit.Deadline(); !ok || !deadline.Equal(time.Now().Add(3*time.Second)) {
-				t.Fatalf("detached Deadline() = %v, %v; want 3s from now, true (WithTimeout after WithoutCancel)", deadline, ok)
-			}
-			what := "detached context, request deadline 1s,"
-			err := returnsAt(t, what, 3*time.Second, "a bound of its own", func() error { <-audit.Done(); return audit.Err() })
-			if err != context.DeadlineExceeded {
-				t.Errorf("%s ended with %v; want %v", what, err, context.DeadlineExceeded)
-			}
-		})
-	})
-
-	t.Run("never the reverse", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			request, cancelRequest, cancel, audit := detach(t)
-			defer cancelRequest()
-			cancel()
-			if audit.Err() != context.Canceled || request.Err() != nil {
-				t.Errorf("after the detached cancel: detached %v, request %v; want canceled, <nil>", audit.Err(), request.Err())
-			}
-		})
+		request, endRequest = context.WithTimeout(context.Background(), time.Second)
+		defer endRequest()
+		audit, cancel = Detach(request, 3*time.Second)
+		cancel()
+		if audit.Err() != context.Canceled || request.Err() != nil {
+			t.Errorf("after the detached cancel: detached %v, request %v; want canceled, <nil>", audit.Err(), request.Err())
+		}
 	})
 }
 

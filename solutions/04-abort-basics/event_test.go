@@ -11,31 +11,27 @@ import (
 )
 
 func TestOnAbort(t *testing.T) {
-	// listen registers a listener that counts its calls.
-	listen := func(t *testing.T, ctx context.Context) (*atomic.Int32, func() bool) {
-		t.Helper()
-		calls := new(atomic.Int32)
-		remove := OnAbort(ctx, func() { calls.Add(1) })
-		if remove == nil {
-			t.Fatal("OnAbort returned a nil remove; want AfterFunc's stop")
-		}
-		return calls, remove
-	}
-
-	t.Run("once on cancel", func(t *testing.T) {
+	t.Run("once and remove", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			calls, _ := listen(t, ctx)
+			var early, late atomic.Int32
+			removeEarly := OnAbort(ctx, func() { early.Add(1) })
+			removeLate := OnAbort(ctx, func() { late.Add(1) })
+			if removeEarly == nil || removeLate == nil {
+				t.Fatal("OnAbort returned a nil remove; want AfterFunc's stop")
+			}
 			synctest.Wait()
-			if n := calls.Load(); n != 0 {
+			if n := late.Load(); n != 0 {
 				t.Fatalf("listener called %d times before the context ended; want 0", n)
 			}
+			first, second := removeEarly(), removeEarly()
 			cancel()
 			cancel()
 			synctest.Wait()
-			if n := calls.Load(); n != 1 {
-				t.Errorf("listener called %d times after two cancels; want 1 (context.AfterFunc)", n)
+			afterRun := removeLate()
+			if !first || second || afterRun || early.Load() != 0 || late.Load() != 1 {
+				t.Errorf("remove() before cancel = %v, again %v, after the call = %v; calls after two cancels %d and %d; want true, false, false; 0 and 1 "+
+					"(return context.AfterFunc's stop)", first, second, afterRun, early.Load(), late.Load())
 			}
 		})
 	})
@@ -45,38 +41,16 @@ func TestOnAbort(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			var calls atomic.Int32
-			release := make(chan struct{})
-			returned := make(chan struct{})
+			release, returned := make(chan struct{}), make(chan struct{})
 			go func() {
 				OnAbort(ctx, func() { calls.Add(1); <-release }) // a listener that takes its time
 				close(returned)
 			}()
 			synctest.Wait()
-			n := calls.Load()
+			n, blocked := calls.Load(), !isClosed(returned)
 			close(release)
-			select {
-			case <-returned:
-			default:
-				t.Fatal("OnAbort(ended ctx) blocked while its listener ran; want it to return at once (the listener runs in its own goroutine)")
-			}
-			if n != 1 {
-				t.Errorf("listener called %d times for a context that had already ended; want 1, at once (unlike JavaScript)", n)
-			}
-		})
-	})
-
-	t.Run("remove", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			early, removeEarly := listen(t, ctx)
-			late, removeLate := listen(t, ctx)
-			first, second := removeEarly(), removeEarly()
-			cancel()
-			synctest.Wait()
-			afterRun := removeLate()
-			if !first || second || afterRun || early.Load() != 0 || late.Load() != 1 {
-				t.Errorf("remove() before cancel = %v, again %v, after the call = %v; listener calls %d and %d; want true, false, false; 0 and 1 "+
-					"(return AfterFunc's stop: it reports whether it stopped the call)", first, second, afterRun, early.Load(), late.Load())
+			if blocked || n != 1 {
+				t.Errorf("OnAbort(ended ctx): blocked %v, listener called %d times; want false, 1 at once in its own goroutine", blocked, n)
 			}
 		})
 	})
@@ -99,6 +73,7 @@ func TestThrowIfAborted(t *testing.T) {
 	cancelParent(errClosing)
 	deadline, cancelDeadline := context.WithDeadlineCause(bg, time.Unix(0, 0), errClosing)
 	defer cancelDeadline()
+	const fix = "wrap ctx.Err() and context.Cause(ctx) with two %w; a plain cancel's cause is ctx.Err() alone"
 	for _, tc := range []struct {
 		name    string
 		ctx     context.Context
@@ -113,23 +88,7 @@ func TestThrowIfAborted(t *testing.T) {
 		{"deadline with reason", deadline, []error{context.DeadlineExceeded, errClosing}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ThrowIfAborted(tc.ctx)
-			if tc.is == nil && err != nil {
-				t.Errorf("ThrowIfAborted(live ctx) = %v; want nil", err)
-			}
-			for _, want := range tc.is {
-				if !errors.Is(err, want) {
-					t.Fatalf("ThrowIfAborted = %v; want an error matching %v (wrap ctx.Err() and context.Cause(ctx) with two %%w)", err, want)
-				}
-			}
-			for _, not := range tc.not {
-				if errors.Is(err, not) {
-					t.Fatalf("ThrowIfAborted = %v; want no %v (the first reason wins: read context.Cause)", err, not)
-				}
-			}
-			if tc.msg != "" && err != nil && err.Error() != tc.msg {
-				t.Errorf("ThrowIfAborted = %q; want %q (without a reason, the cause is ctx.Err(): return it alone)", err, tc.msg)
-			}
+			checkErr(t, "ThrowIfAborted", ThrowIfAborted(tc.ctx), tc.is, tc.not, tc.msg, fix)
 		})
 	}
 }

@@ -39,22 +39,7 @@ func TestWithinTimeout(t *testing.T) {
 				parent, cancel := newCtx(tc.deadline, tc.cancel, nil)
 				defer cancel()
 				err := returnsAt(t, "WithinTimeout(3s)", tc.at, tc.fix, func() error { return WithinTimeout(parent, 3*time.Second, tc.fn) })
-				if tc.is == nil && err != nil {
-					t.Fatalf("WithinTimeout(3s) = %v at %v; want nil (%s)", err, tc.at, tc.fix)
-				}
-				for _, want := range tc.is {
-					if !errors.Is(err, want) {
-						t.Fatalf("WithinTimeout(3s) = %v at %v; want an error matching %v (%s)", err, tc.at, want, tc.fix)
-					}
-				}
-				for _, not := range tc.not {
-					if errors.Is(err, not) {
-						t.Fatalf("WithinTimeout(3s) = %v at %v; want no %v (%s)", err, tc.at, not, tc.fix)
-					}
-				}
-				if tc.msg != "" && err != nil && err.Error() != tc.msg {
-					t.Errorf("WithinTimeout(3s) = %q; want %q (%s)", err, tc.msg, tc.fix)
-				}
+				checkErr(t, fmt.Sprintf("WithinTimeout(3s) at %v", tc.at), err, tc.is, tc.not, tc.msg, tc.fix)
 			})
 		})
 	}

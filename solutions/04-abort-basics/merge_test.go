@@ -72,25 +72,18 @@ func TestMerge(t *testing.T) {
 		}
 	})
 
-	t.Run("first's values and deadline", func(t *testing.T) {
+	t.Run("first's values and own cancel", func(t *testing.T) {
 		type flavourKey struct{}
 		a, cancelA := context.WithTimeout(context.WithValue(context.Background(), flavourKey{}, "pistachio"), time.Hour)
 		defer cancelA()
-		ctx, cancel := merge(t, a, context.Background())
-		defer cancel()
+		b, cancelB := context.WithCancel(context.Background())
+		defer cancelB()
+		ctx, cancel := merge(t, a, b)
 		want, _ := a.Deadline()
 		if got, ok := ctx.Deadline(); ctx.Value(flavourKey{}) != "pistachio" || !ok || !got.Equal(want) {
 			t.Errorf("merged context's value %v, deadline %v, %v; want pistachio and the first's %v (derive it from the first)",
 				ctx.Value(flavourKey{}), got, ok, want)
 		}
-	})
-
-	t.Run("own cancel", func(t *testing.T) {
-		a, cancelA := context.WithCancel(context.Background())
-		defer cancelA()
-		b, cancelB := context.WithCancel(context.Background())
-		defer cancelB()
-		ctx, cancel := merge(t, a, b)
 		cancel()
 		if !errors.Is(ctx.Err(), context.Canceled) || a.Err() != nil || b.Err() != nil {
 			t.Errorf("after the merged cancel: merged %v, first %v, second %v; want canceled, <nil>, <nil>", ctx.Err(), a.Err(), b.Err())

@@ -27,7 +27,6 @@ func TestDo(t *testing.T) {
 			}
 		})
 	})
-
 }
 
 // In real time, outside a synctest bubble: a Do that starts fn anyway, with
