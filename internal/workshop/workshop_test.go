@@ -29,6 +29,9 @@ func TestOverview(t *testing.T) {
 	assert.Contains(t, out, "go tool workshop hint 02 1", "how to ask for a hint")
 	assert.NotContains(t, out, "Multiply", "the overview never shows a hint")
 	assert.Contains(t, stderr.String(), "running the tests of 01-solved, 02-unsolved", "the first overview runs the tests")
+	assert.Contains(t, stderr.String(), "first run: go test builds every step's tests, which compiles the standard library's HTTP stack once",
+		"the first run says why it takes long, before it starts")
+	assert.Less(t, strings.Index(out, "01-solved"), strings.Index(out, "02-unsolved"), "the steps' lines in order")
 
 	t.Run("a second overview with nothing changed comes from the cache, at once", func(t *testing.T) {
 		stdout.Reset()
@@ -254,6 +257,8 @@ func TestWatch(t *testing.T) {
 	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
 	waitFor("──── 02-unsolved changed ────", 1)
 	waitFor("Watching 02-unsolved", 2)
+	assert.Contains(t, out.String(), "Quick run (task 1 alone, without -race): ✓ task 1  Double a number", "the save runs the task in progress's tests first")
+	assert.Contains(t, out.String(), "Run 2 at ", "the run's number and time")
 	assert.Contains(t, out.String(), "✓ 02-unsolved is done", "the check after the save: green")
 
 	stop()

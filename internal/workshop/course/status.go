@@ -255,70 +255,10 @@ func runVet(ctx context.Context, g Go, root string, step Step, hash string, cach
 // Statuses returns where the learner stands in every step: from the cache
 // when nothing changed, otherwise from one `go test -json` run over every
 // step that changed. A step whose tasks all pass is vetted too (go vet,
-// cached by the same hash): it is finished only when vet is clean.
+// cached by the same hash): it is finished only when vet is clean. See
+// StatusesEach (stream.go) to hear of each step as soon as it is known.
 func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
-	modPath, err := ModulePath(root)
-	if err != nil {
-		return nil, err
-	}
-	statuses := make([]*StepStatus, len(steps))
-	var stale []int
-	for i, step := range steps {
-		hash, err := StepHash(root, step)
-		if err != nil {
-			return nil, err
-		}
-		if st, ok := cache.Load(hash); ok {
-			statuses[i] = st
-			continue
-		}
-		statuses[i] = &StepStatus{Step: step.Name, Hash: hash}
-		stale = append(stale, i)
-	}
-	if len(stale) > 0 {
-		if err := runStale(ctx, g, root, modPath, steps, statuses, stale, cache, progress); err != nil {
-			return nil, err
-		}
-	}
-	for i, st := range statuses {
-		if !st.TasksDone() {
-			continue
-		}
-		if _, ok := cache.LoadVet(st.Hash); !ok && progress != nil {
-			progress(fmt.Sprintf("go vet ./%s: its tasks pass; is vet clean too? (once, until you change a file)", steps[i].Name))
-		}
-		v, err := Vet(ctx, g, root, steps[i], st.Hash, cache)
-		if err != nil {
-			return nil, err
-		}
-		st.Vet = v.Output
-	}
-	return statuses, nil
-}
-
-// runStale runs the tests of the steps whose results are not cached.
-func runStale(ctx context.Context, g Go, root, modPath string, steps []Step, statuses []*StepStatus, stale []int, cache Cache, progress func(string)) error {
-	var pkgs, names []string
-	for _, i := range stale {
-		pkgs = append(pkgs, "./"+steps[i].Name)
-		names = append(names, steps[i].Name)
-	}
-	if progress != nil {
-		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))
-	}
-	g.Dir = root
-	// -vet=off: go vet runs on its own (Vet), so that a vet finding shows as
-	// one, beside tests that pass, not as a build failure of every task.
-	runs, stderr := g.TestJSON(ctx, append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, pkgs...)...)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for _, i := range stale {
-		run := pick(runs, modPath+"/"+steps[i].Name)
-		judge(ctx, g, steps[i], statuses[i], run, stderr, "-vet=off")
-		cache.Store(statuses[i])
-	}
-	return nil
+	return StatusesEach(ctx, g, root, steps, cache, progress, nil)
 }
 
 // judge fills a step's status from a run of its tests.
