@@ -4,246 +4,136 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
+
+// errAny, as a wanted error, is any error at all.
+var errAny = errors.New("an error")
 
 func TestPool(t *testing.T) {
 	begun(t, "Pool.Render", func() error {
 		return NewPool(1, func(context.Context, Job) error { return nil }).Render(context.Background(), Job{Name: "daily", Weight: 1})
 	})
 	leakcheck.Check(t)
-
-	t.Run("at most size", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			r := newRenderer()
-			pool := NewPool(2, r.render)
-			var jobs []*bgCall[struct{}]
-			for i := range 5 {
-				r.takes[fmt.Sprintf("daily-%d", i+1)] = time.Second
-				jobs = append(jobs, renderInBackground(t.Context(), pool, Job{Name: fmt.Sprintf("daily-%d", i+1), Weight: 1}))
-				synctest.Wait() // each in line before the next one comes
-			}
-			for _, job := range jobs {
-				job.await(time.Minute)
-			}
-			for i, job := range jobs {
-				if !assert.NoError(t, job.err, "Render(daily-%d) (task 8: acquire, render, release)", i+1) {
-					break // the others most likely say the same
+	errLeft, errInk := errors.New("the manager went home"), errors.New("out of ink")
+	const never = -1
+	type job struct {
+		name   string
+		weight int64
+		takes  time.Duration // to render
+		fails  error         // render fails at once with this
+		leave  time.Duration // its caller leaves (with errLeft) this long after asking; 0: never
+		at     time.Duration // want: rendering starts at (never: not rendered)
+		back   time.Duration // want: Render returns at
+		err    error         // want: Render's error wraps this
+	}
+	daily := func(n int, at time.Duration) job {
+		return job{name: fmt.Sprint("daily-", n), weight: 1, takes: time.Second, at: at, back: at + time.Second}
+	}
+	tests := []struct {
+		name string
+		size int64
+		jobs []job // asked for in this order, all at 0s
+		most int64 // want: most renderers busy at once
+		fix  string
+	}{
+		{"at most size", 2, []job{daily(1, 0), daily(2, 0), daily(3, time.Second), daily(4, time.Second), daily(5, 2*time.Second)}, 2,
+			"Acquire job.Weight of the semaphore, render, Release"},
+		{"heavy job waits", 4, []job{
+			{name: "year-end", weight: 3, takes: 2 * time.Second, back: 2 * time.Second},
+			{name: "weekly", weight: 2, at: 2 * time.Second, back: 2 * time.Second},
+		}, 3, "Acquire(ctx, job.Weight), not 1"},
+		{"caller leaves in line", 1, []job{
+			{name: "year-end", weight: 1, takes: 10 * time.Second, back: 10 * time.Second},
+			{name: "daily", weight: 1, leave: time.Second, at: never, back: time.Second, err: errLeft},
+			{name: "weekly", weight: 1, leave: 2 * time.Second, at: never, back: 2 * time.Second, err: errLeft},
+		}, 1, "Acquire with the caller's ctx; if it fails, return context.Cause(ctx): no render, no Release"},
+		{"render fails", 3, []job{{name: "daily", weight: 2, fails: errInk, err: errInk}}, 2,
+			"return render's error; defer Release after Acquire"},
+		{"caller leaves mid render", 3, []job{
+			{name: "year-end", weight: 3, takes: 10 * time.Second, leave: time.Second, back: time.Second, err: context.DeadlineExceeded},
+		}, 3, "render with the caller's ctx; defer Release"},
+		{"bad weight", 2, []job{
+			{name: "minus", weight: -1, at: never, err: errAny},
+			{name: "zero", weight: 0, at: never, err: errAny},
+		}, 0, "keep the weight check at the top of Render"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				jobs, start := map[string]job{}, time.Now()
+				for _, j := range tt.jobs {
+					jobs[j.name] = j
 				}
-			}
-			assert.ElementsMatch(t, []string{"daily-1", "daily-2", "daily-3", "daily-4", "daily-5"}, r.startedJobs(), "the jobs the pool rendered (task 8)")
-			assert.Equal(t, int64(2), r.mostBusy(), "a pool of 2 renderers had %d busy at once at most; want 2 "+
-				"(task 8: hold job.Weight of a semaphore.Weighted of size 2 while rendering)", r.mostBusy())
-			assert.Equal(t, 3*time.Second, jobs[4].took,
-				"Render(the 5th of five 1s jobs in a pool of 2) took %v; want 3s: two at a time, the next as soon as a renderer is free (task 8)", jobs[4].took)
-		})
-	})
-
-	t.Run("heavy job waits", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			r := newRenderer()
-			r.takes["year-end"] = 2 * time.Second
-			pool := NewPool(4, r.render)
-			yearEnd := renderInBackground(t.Context(), pool, Job{Name: "year-end", Weight: 3})
-			synctest.Wait()
-			weekly := renderInBackground(t.Context(), pool, Job{Name: "weekly", Weight: 2})
-			weekly.await(time.Minute)
-			yearEnd.await(time.Minute)
-			assert.NoError(t, weekly.err, "Render(weekly, weight 2) (task 8)")
-			assert.LessOrEqual(t, r.mostBusy(), int64(4), "a pool of 4 renderers had %d renderers' worth busy at once; want at most 4 "+
-				"(task 8: a job holds job.Weight renderers, not 1: Acquire(ctx, job.Weight))", r.mostBusy())
-			if at := r.startedAt("weekly"); at < 0 {
-				assert.Fail(t, "the weekly report (weight 2) was never rendered; want it rendered at 2s, when the year-end report (weight 3 of 4) gave its renderers back (task 8)")
-			} else {
-				assert.Equal(t, 2*time.Second, at,
-					"the weekly report (weight 2) started at %v; want 2s, when the year-end report (weight 3 of 4) gave its renderers back (task 8)", at)
-			}
-		})
-	})
-
-	t.Run("caller leaves in line", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			r := newRenderer()
-			r.takes["year-end"] = 10 * time.Second
-			pool := NewPool(1, r.render)
-			yearEnd := renderInBackground(t.Context(), pool, Job{Name: "year-end", Weight: 1})
-			synctest.Wait()
-
-			errLeft := errors.New("the manager went home")
-			ctx, leave := context.WithCancelCause(t.Context())
-			daily := renderInBackground(ctx, pool, Job{Name: "daily", Weight: 1})
-			time.Sleep(time.Second)
-			leave(errLeft)
-			synctest.Wait()
-			if assert.True(t, daily.returned(), "Render(daily) %v while its caller left at 1s, the pool busy until 10s; want it to give up at once "+
-				"(task 8: Acquire with the caller's ctx, never context.Background())", daily) {
-				assert.ErrorIs(t, daily.err, errLeft, "Render(daily)'s error after its caller left with a reason "+
-					"(task 8: Acquire's error is ctx.Err(); return the reason, context.Cause(ctx))")
-			}
-
-			// The pool is still full: the year-end report holds its one renderer.
-			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
-			defer cancel()
-			weekly := renderInBackground(ctx, pool, Job{Name: "weekly", Weight: 1})
-			time.Sleep(time.Second)
-			synctest.Wait()
-			if assert.True(t, weekly.returned(), "Render(weekly, 1s deadline) %v, the pool busy until 10s; want it to give up at its deadline (task 8)", weekly) {
-				assert.ErrorIs(t, weekly.err, context.DeadlineExceeded, "Render(weekly)'s error at its deadline, the pool busy (task 8)")
-			}
-			for _, name := range []string{"daily", "weekly"} {
-				if at := r.startedAt(name); at >= 0 {
-					assert.Fail(t, fmt.Sprintf("the %s report was rendered at %v, while the year-end report held the pool's only renderer; want it never rendered: "+
-						"its caller gave up before a renderer came free (task 8: when Acquire fails, return: you hold no renderer, so render nothing and release nothing)", name, at))
+				var mu sync.Mutex // guards started, busy and most
+				started := map[string]time.Duration{}
+				var busy, most int64
+				pool := NewPool(tt.size, func(ctx context.Context, job Job) error {
+					mu.Lock()
+					started[job.Name], busy = time.Since(start), busy+job.Weight
+					most = max(most, busy)
+					mu.Unlock()
+					defer func() { mu.Lock(); busy -= job.Weight; mu.Unlock() }()
+					if err := jobs[job.Name].fails; err != nil {
+						return err
+					}
+					select {
+					case <-time.After(jobs[job.Name].takes):
+						return nil
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				})
+				var calls []*bgCall[struct{}]
+				for _, j := range tt.jobs {
+					ctx, cancel := t.Context(), context.CancelFunc(func() {})
+					if j.leave > 0 {
+						ctx, cancel = context.WithTimeoutCause(ctx, j.leave, errLeft)
+					}
+					defer cancel()
+					calls = append(calls, goCall(func() (struct{}, error) { return struct{}{}, pool.Render(ctx, Job{Name: j.name, Weight: j.weight}) }))
+					synctest.Wait() // in line before the next one comes
 				}
-			}
-
-			assert.Equal(t, int64(1), r.mostBusy(), "a pool of 1 renderer had %d busy at once; want 1 "+
-				"(task 8: when Acquire fails, you hold nothing: release nothing and render nothing)", r.mostBusy())
-
-			yearEnd.await(time.Minute)
-			daily.await(time.Minute)
-			weekly.await(time.Minute)
-			assert.NoError(t, yearEnd.err, "Render(year-end) (task 8)")
-			assertPoolFree(t, pool, 1)
+				for i, j := range tt.jobs {
+					c := calls[i]
+					c.await(time.Minute)
+					mu.Lock()
+					at, ok := started[j.name]
+					mu.Unlock()
+					call := fmt.Sprintf("Render(%s, weight %d) in a pool of %d", j.name, j.weight, tt.size)
+					if got, want := rendered(at, ok, c.took), rendered(j.at, j.at != never, j.back); !c.returned() || got != want {
+						t.Errorf("%s: got %s (%v), want %s (%s)", call, got, c, want, tt.fix)
+					}
+					if c.panicked != nil || (j.err == nil) != (c.err == nil) || j.err != errAny && !errors.Is(c.err, j.err) {
+						t.Errorf("%s: got error %v, want %v (%s)", call, c.err, j.err, tt.fix)
+					}
+				}
+				mu.Lock()
+				if most != tt.most {
+					t.Errorf("a pool of %d: got %d renderers busy at once at most, want %d (%s)", tt.size, most, tt.most, tt.fix)
+				}
+				mu.Unlock()
+				// Every renderer taken was given back: the whole pool renders at once.
+				ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+				defer cancel()
+				c := goCall(func() (struct{}, error) { return struct{}{}, pool.Render(ctx, Job{Name: "check", Weight: tt.size}) })
+				if c.await(time.Minute); c.err != nil || c.took != 0 {
+					t.Errorf("afterwards, Render(weight %d) in the idle pool %v; want it rendered at once (%s)", tt.size, c, tt.fix)
+				}
+			})
 		})
-	})
-
-	t.Run("render fails", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			r := newRenderer()
-			errInk := errors.New("out of ink")
-			r.fails["daily"] = errInk
-			pool := NewPool(3, r.render)
-			daily := renderInBackground(t.Context(), pool, Job{Name: "daily", Weight: 2})
-			daily.await(time.Minute)
-			assert.ErrorIs(t, daily.err, errInk, "Render(daily) when rendering failed: want render's error (task 8)")
-			assertPoolFree(t, pool, 3)
-		})
-	})
-
-	t.Run("caller leaves mid render", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			r := newRenderer()
-			r.takes["year-end"] = 10 * time.Second
-			pool := NewPool(3, r.render)
-			ctx, leave := context.WithCancel(t.Context())
-			yearEnd := renderInBackground(ctx, pool, Job{Name: "year-end", Weight: 3})
-			time.Sleep(time.Second)
-			leave()
-			synctest.Wait()
-			if assert.True(t, yearEnd.returned(), "Render(year-end) %v after its caller left at 1s; want it to return at once (task 8: render with the caller's ctx)", yearEnd) {
-				assert.ErrorIs(t, yearEnd.err, context.Canceled, "Render(year-end) after its caller left during the rendering (task 8)")
-			}
-			yearEnd.await(time.Minute)
-			assertPoolFree(t, pool, 3)
-		})
-	})
-
-	t.Run("negative weight", func(t *testing.T) {
-		r := newRenderer()
-		err := NewPool(2, r.render).Render(t.Context(), Job{Name: "daily", Weight: -1})
-		assert.Error(t, err, "Render(a job of weight -1); want an error, not the panic of Acquire(ctx, -1) (task 8: keep the weight check at the top of Render)")
-		assert.Empty(t, r.startedJobs(), "the jobs rendered for a job of weight -1; want none (task 8: keep the weight check at the top of Render)")
-	})
-}
-
-// assertPoolFree checks that a job of the pool's whole size is rendered at
-// once: every renderer taken was given back.
-func assertPoolFree(t *testing.T, pool *Pool, size int64) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
-	defer cancel()
-	check := renderInBackground(ctx, pool, Job{Name: "check", Weight: size})
-	check.await(time.Minute)
-	if check.panicked != nil && strings.Contains(fmt.Sprint(check.panicked), "released more than held") {
-		assert.Fail(t, fmt.Sprintf("afterwards, nothing else running, Render(a job of the pool's whole size, %d) %v: "+
-			"renderers were given back that were never taken (task 8: release only what a successful Acquire gave you; "+
-			"when Acquire fails you hold nothing, so return without a Release)", size, check))
-		return
-	}
-	assert.NoError(t, check.err, "afterwards, nothing else running, Render(a job of the pool's whole size, %d) %v; want it rendered at once: "+
-		"a renderer was never given back (task 8: defer Release right after a successful Acquire, so that every way out gives them back)", size, check)
-	assert.Zero(t, check.took, "afterwards, nothing else running, Render(a job of the pool's whole size, %d) %v; want it rendered at once (task 8)", size, check)
-}
-
-// renderInBackground calls pool.Render on a goroutine of its own.
-func renderInBackground(ctx context.Context, pool *Pool, job Job) *bgCall[struct{}] {
-	return goCall(func() (struct{}, error) { return struct{}{}, pool.Render(ctx, job) })
-}
-
-// renderer stands in for the work of rendering a report: it takes as long as
-// the test says (no time at all unless told), gives up when its context
-// ends, and records which jobs it started, when, and how many renderers were
-// busy at once.
-type renderer struct {
-	takes map[string]time.Duration // by job name; set before the pool runs
-	fails map[string]error         // by job name: fail at once with this
-
-	mu      sync.Mutex
-	start   time.Time
-	started map[string]time.Duration // since the renderer was made
-	order   []string
-	busy    int64
-	most    int64
-}
-
-func newRenderer() *renderer {
-	return &renderer{takes: map[string]time.Duration{}, fails: map[string]error{}, start: time.Now(), started: map[string]time.Duration{}}
-}
-
-func (r *renderer) render(ctx context.Context, job Job) error {
-	r.mu.Lock()
-	r.started[job.Name] = time.Since(r.start)
-	r.order = append(r.order, job.Name)
-	r.busy += job.Weight
-	r.most = max(r.most, r.busy)
-	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.busy -= job.Weight
-		r.mu.Unlock()
-	}()
-	if err := r.fails[job.Name]; err != nil {
-		return err
-	}
-	timer := time.NewTimer(r.takes[job.Name])
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 
-// startedJobs is the names of the jobs started so far, in order.
-func (r *renderer) startedJobs() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.order...)
-}
-
-// startedAt is when the job started, or -1 if it never did.
-func (r *renderer) startedAt(name string) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if at, ok := r.started[name]; ok {
-		return at
+// rendered says when a job was rendered, if it was, and Render returned.
+func rendered(at time.Duration, ok bool, back time.Duration) string {
+	if !ok {
+		return fmt.Sprintf("not rendered, back at %v", back)
 	}
-	return -1
-}
-
-// mostBusy is the largest weight of jobs the renderer worked on at once.
-func (r *renderer) mostBusy() int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.most
+	return fmt.Sprintf("rendered at %v, back at %v", at, back)
 }
