@@ -4,7 +4,8 @@ package solutions
 // step folder at the top of the module, the exercise starts red, fairly, and
 // its README's tasks, TODOs and hints agree. The code is shared with
 // `go tool workshop verify` (internal/workshop/course); the solutions' own
-// tests are the other packages of this `go test ./solutions/...` run.
+// tests are the other packages of this `go test ./solutions/...` run. Plain
+// t.Fatalf rather than testify: testify links net/http into this binary.
 
 import (
 	"os"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
-	"github.com/stretchr/testify/require"
 )
 
 func TestIntegrity(t *testing.T) {
@@ -21,9 +21,13 @@ func TestIntegrity(t *testing.T) {
 		t.Skip("the go command is not on the PATH: the integrity check runs go test on every starter")
 	}
 	wd, err := os.Getwd()
-	require.NoError(t, err, "finding the working folder")
+	if err != nil {
+		t.Fatalf("finding the working folder: %v", err)
+	}
 	root, err := course.ModuleRoot(wd)
-	require.NoError(t, err, "finding the module's root from %s", wd)
+	if err != nil {
+		t.Fatalf("finding the module's root from %s: %v", wd, err)
+	}
 
 	rep, err := course.Verify(t.Context(), root, course.VerifyOptions{
 		Short:    testing.Short(),
@@ -32,7 +36,9 @@ func TestIntegrity(t *testing.T) {
 			t.Logf("%s (%.1fs)", cmd, took.Seconds())
 		}},
 	})
-	require.NoError(t, err, "running the integrity check on %s", root)
+	if err != nil {
+		t.Fatalf("running the integrity check on %s: %v", root, err)
+	}
 	for _, p := range rep.Problems {
 		t.Error(p)
 	}

@@ -6,11 +6,18 @@ package course
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/build"
+	"go/doc"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestFileProblems compares the *_test.go files of a step's folder with its
@@ -126,4 +133,72 @@ func StarterTODOs(stepDir string) ([]Todo, error) {
 		return nil
 	})
 	return todos, err
+}
+
+// TopLevelTests lists what `go test -list .` lists for the package in dir,
+// without building it: the Test, Benchmark and Fuzz functions and the
+// Examples with an output comment of the _test.go files the build
+// constraints select, found as the go command finds them
+// (cmd/go/internal/load/test.go; `go help testfunc`). A file that does not
+// parse is an error: go test would not build either.
+func TopLevelTests(dir string) ([]string, error) {
+	pkg, err := build.ImportDir(dir, 0)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	fset := token.NewFileSet()
+	for _, name := range append(pkg.TestGoFiles, pkg.XTestGoFiles...) {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil {
+				continue
+			}
+			switch n := fn.Name.Name; {
+			case n == "TestMain" && !takesPointerTo(fn, "T"): // func TestMain(m *testing.M) runs the tests; it is none
+			case isTestName(n, "Test"), isTestName(n, "Benchmark"), isTestName(n, "Fuzz"):
+				names = append(names, n)
+			}
+		}
+		for _, ex := range doc.Examples(f) {
+			if ex.Output != "" || ex.EmptyOutput { // an Example without output is compiled, never run
+				names = append(names, "Example"+ex.Name)
+			}
+		}
+	}
+	return names, nil
+}
+
+// isTestName is the go command's isTest: the prefix, then nothing or
+// anything but a lower-case letter ("Testing" is no test).
+func isTestName(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return len(name) == len(prefix) || !unicode.IsLower(r)
+}
+
+// takesPointerTo reports whether fn's only parameter is a *testing.<arg>
+// (or *<arg>, for a dot import), as the go command's isTestFunc does.
+func takesPointerTo(fn *ast.FuncDecl, arg string) bool {
+	params := fn.Type.Params.List
+	if fn.Type.Results != nil && len(fn.Type.Results.List) > 0 || len(params) != 1 || len(params[0].Names) > 1 {
+		return false
+	}
+	ptr, ok := params[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	switch x := ptr.X.(type) {
+	case *ast.Ident:
+		return x.Name == arg
+	case *ast.SelectorExpr:
+		return x.Sel.Name == arg
+	}
+	return false
 }
