@@ -97,8 +97,7 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// TODO(task 1): race s.fetchStock against a timer. Call it on a goroutine
 	// of its own that sends its stockResult on a channel, and select on that
 	// channel and on the channel of time.NewTimer(timeout); when the timer
-	// wins, return errStockTooSlow (wrapped with fmt.Errorf and %w). Stop the
-	// timer once the race is over.
+	// wins, return errStockTooSlow.
 	// TODO(task 2): let the goroutine's send complete even when nobody will
 	// ever receive it, so that the goroutine ends. See "Channel types" in the
 	// Go spec.

@@ -3,14 +3,13 @@ package fakestock
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
@@ -20,10 +19,7 @@ import (
 // whole body, returning the status and body, or the first error.
 func fetch(ctx context.Context, t testing.TB, s *Service) (int, string, error) {
 	srv := memnet.Serve(t, s)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/stock", nil)
-	if err != nil {
-		return 0, "", err
-	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/stock", nil)
 	resp, err := srv.Client().Do(req)
 	if err != nil {
 		return 0, "", err
@@ -33,101 +29,64 @@ func fetch(ctx context.Context, t testing.TB, s *Service) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
+// Each reply of a script, called by a client that gives up after 1s, or
+// waits; what the client got, and what the fake recorded.
 func TestService(t *testing.T) {
 	leakcheck.Check(t)
-
-	t.Run("answers the stock JSON after its delay, and records the call as completed", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			fake := New(Reply{Delay: 3 * time.Second})
-			var status int
-			var body string
-			go func() { status, body, _ = fetch(t.Context(), t, fake) }()
-
-			time.Sleep(3*time.Second - time.Nanosecond)
-			synctest.Wait()
-			assert.Empty(t, fake.Calls(), "no answer before the delay")
-			assert.Equal(t, 1, fake.InFlight())
-
-			time.Sleep(time.Nanosecond)
-			synctest.Wait()
-			assert.Equal(t, http.StatusOK, status)
-			assert.JSONEq(t, StockJSON(3*time.Second), body)
-			calls := fake.Calls()
-			require.Len(t, calls, 1)
-			assert.Equal(t, Completed, calls[0].Outcome)
-			assert.Equal(t, 3*time.Second, calls[0].Took())
-			assert.Zero(t, fake.InFlight())
+	for _, tc := range []struct {
+		name    string
+		reply   Reply
+		giveUp  bool
+		status  int
+		body    string // "" for any
+		err     error
+		outcome Outcome
+		took    time.Duration
+	}{
+		{"delay", Reply{Delay: 3 * time.Second}, false, 200, StockJSON(3 * time.Second), nil, Completed, 3 * time.Second},
+		{"caller leaves", Reply{Delay: 10 * time.Second}, true, 0, "", context.DeadlineExceeded, Abandoned, time.Second},
+		{"status and body", Reply{Status: 503, Body: `{"error":"busy"}`}, false, 503, `{"error":"busy"}`, nil, Completed, 0},
+		{"stalled body", Reply{StallBody: true}, true, 200, `{"stock":[`, context.DeadlineExceeded, Abandoned, time.Second},
+		{"drop", Reply{Delay: time.Second, Drop: true}, false, 0, "", io.EOF, Dropped, time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				fake := New(tc.reply)
+				ctx, cancel := context.WithCancel(t.Context())
+				if tc.giveUp {
+					ctx, cancel = context.WithTimeout(t.Context(), time.Second)
+				}
+				defer cancel()
+				status, body, err := fetch(ctx, t, fake)
+				if status != tc.status || (tc.body != "" && body != tc.body) || !errors.Is(err, tc.err) {
+					t.Errorf("got %d %q, %v; want %d %q, %v", status, body, err, tc.status, tc.body, tc.err)
+				}
+				synctest.Wait()
+				if calls := fake.Calls(); len(calls) != 1 || calls[0].Outcome != tc.outcome || calls[0].Took() != tc.took || fake.InFlight() != 0 {
+					t.Errorf("got calls %v, %d in flight; want one %s after %v", calls, fake.InFlight(), tc.outcome, tc.took)
+				}
+			})
 		})
-	})
+	}
+}
 
-	t.Run("records the instant the caller went away as abandoned", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			fake := New(Reply{Delay: 10 * time.Second})
-			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
-			defer cancel()
-			_, _, err := fetch(ctx, t, fake)
-			assert.ErrorIs(t, err, context.DeadlineExceeded)
-			synctest.Wait()
-			calls := fake.Calls()
-			require.Len(t, calls, 1)
-			assert.Equal(t, Abandoned, calls[0].Outcome)
-			assert.Equal(t, time.Second, calls[0].Took())
-		})
-	})
-
-	t.Run("plays its script in order and repeats the last reply", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			fake := New(Reply{Status: http.StatusServiceUnavailable, Body: `{"error":"busy"}`}, Reply{Body: "not json"})
-			for i, want := range []struct {
-				status int
-				body   string
-			}{{503, `{"error":"busy"}`}, {200, "not json"}, {200, "not json"}} {
-				status, body, err := fetch(t.Context(), t, fake)
-				require.NoError(t, err)
-				assert.Equal(t, want.status, status, "request %d", i+1)
-				assert.Equal(t, want.body, body, "request %d", i+1)
+func TestScript(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fake := New(Reply{Delay: time.Second}, Reply{Body: "not json"}, Reply{Size: 3 << 20})
+		go fetch(t.Context(), t, fake)
+		time.Sleep(time.Second - 1)
+		synctest.Wait()
+		if len(fake.Calls()) != 0 || fake.InFlight() != 1 || fake.Started() != 1 {
+			t.Fatalf("1ns before the delay: got %v, %d in flight", fake.Calls(), fake.InFlight())
+		}
+		time.Sleep(1)
+		synctest.Wait()
+		for i, want := range []string{"not json", "oversized", "oversized"} { // the last reply repeats
+			_, body, err := fetch(t.Context(), t, fake)
+			if want == "oversized" && (len(body) != 3<<20 || !json.Valid([]byte(body))) || want != "oversized" && body != want || err != nil {
+				t.Errorf("request %d: got %.40q (%d bytes), %v; want %s", i+2, body, len(body), err, want)
 			}
-			assert.Equal(t, 3, fake.Started())
-		})
-	})
-
-	t.Run("sends an oversized body that is valid JSON of exactly Size bytes", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			const size = 3 << 20
-			_, body, err := fetch(t.Context(), t, New(Reply{Size: size}))
-			require.NoError(t, err)
-			assert.Len(t, body, size)
-			assert.True(t, json.Valid([]byte(body)), "the oversized body should still be valid JSON")
-		})
-	})
-
-	t.Run("stalls after the headers until the caller leaves", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			fake := New(Reply{StallBody: true})
-			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
-			defer cancel()
-			status, _, err := fetch(ctx, t, fake)
-			assert.Equal(t, http.StatusOK, status, "the headers should come at once")
-			assert.ErrorIs(t, err, context.DeadlineExceeded, "reading the body should fail at the deadline")
-			synctest.Wait()
-			calls := fake.Calls()
-			require.Len(t, calls, 1)
-			assert.Equal(t, Abandoned, calls[0].Outcome)
-			assert.Equal(t, time.Second, calls[0].Took())
-		})
-	})
-
-	t.Run("hangs up without a response when told to drop", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			fake := New(Reply{Delay: time.Second, Drop: true})
-			_, _, err := fetch(t.Context(), t, fake)
-			assert.ErrorIs(t, err, io.EOF)
-			synctest.Wait()
-			calls := fake.Calls()
-			require.Len(t, calls, 1)
-			assert.Equal(t, Dropped, calls[0].Outcome)
-			assert.Equal(t, time.Second, calls[0].Took())
-		})
+		}
 	})
 }
 
@@ -140,21 +99,21 @@ type fatalRecorder struct {
 func (r *fatalRecorder) Helper()                           {}
 func (r *fatalRecorder) Fatalf(format string, args ...any) { r.msg = format }
 
-func TestAwait(t *testing.T) {
-	t.Run("says what it waited for when the calls do not end in time", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			fake := New(Reply{Delay: time.Hour})
-			ctx, cancel := context.WithCancel(t.Context())
-			go fetch(ctx, t, fake)
-			r := &fatalRecorder{TB: t}
-			calls := fake.Await(r, 1, time.Minute)
-			assert.Nil(t, calls)
-			assert.Contains(t, r.msg, "waited %v for the fake stock service to finish")
-			cancel()
-		})
+func TestAwaitSaysWhatItWaitedFor(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fake := New(Reply{Delay: time.Hour})
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		go fetch(ctx, t, fake)
+		r := &fatalRecorder{TB: t}
+		if calls := fake.Await(r, 1, time.Minute); calls != nil || !strings.Contains(r.msg, "waited %v for the fake stock service") {
+			t.Errorf("Await on a call that never ends: got %v and %q, want the test failed", calls, r.msg)
+		}
 	})
 }
 
+// Over a real socket, a caller that hangs up is recorded as abandoned at
+// once; a patient caller gets the stock.
 func TestLoopback(t *testing.T) {
 	leakcheck.Check(t)
 	fake := New(Reply{Delay: time.Minute}, Reply{})
@@ -163,38 +122,28 @@ func TestLoopback(t *testing.T) {
 		arrived <- struct{}{}
 		fake.ServeHTTP(w, r)
 	}))
-
-	t.Run("a caller that hangs up is recorded as abandoned, over a real socket", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(t.Context())
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, stockURL, nil)
-		require.NoError(t, err)
-		errc := make(chan error, 1)
-		go func() {
-			resp, err := client.Do(req)
-			if err == nil {
-				resp.Body.Close()
-			}
-			errc <- err
-		}()
-		select {
+	ctx, cancel := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, stockURL, nil)
+	go func() {
+		select { // hang up once the request is in
 		case <-arrived:
 		case <-time.After(5 * time.Second):
-			t.Fatal("waited 5s for the request to reach the fake over loopback")
 		}
-		hungUp := time.Now()
 		cancel()
-		require.ErrorIs(t, <-errc, context.Canceled)
-		calls := fake.Await(t, 1, 5*time.Second)
-		assert.Equal(t, Abandoned, calls[0].Outcome)
-		assert.Less(t, calls[0].Ended.Sub(hungUp), time.Second, "the fake should notice a hang-up at once, not after its minute")
-	})
-
-	t.Run("a patient caller gets the stock", func(t *testing.T) {
-		resp, err := client.Get(stockURL)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		assert.JSONEq(t, StockJSON(0), string(b))
-	})
+	}()
+	hungUp := time.Now()
+	if _, err := client.Do(req); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if call := fake.Await(t, 1, 5*time.Second)[0]; call.Outcome != Abandoned || call.Ended.Sub(hungUp) > 5*time.Second {
+		t.Errorf("got %v, want abandoned at once, not after its minute", call)
+	}
+	resp, err := client.Get(stockURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, _ := io.ReadAll(resp.Body); string(b) != StockJSON(0) {
+		t.Errorf("a patient caller: got %s, want the stock", b)
+	}
 }

@@ -13,10 +13,8 @@
 // client that reads nothing blocks at once, where a socket would first fill
 // its buffers.
 //
-// Serve speaks HTTP/1.1: a client that gives up on a request closes its
-// connection, and the server notices. ServeH2C speaks HTTP/2 with prior
-// knowledge (h2c): a client that gives up sends a RST_STREAM frame, that
-// request's context ends, and the connection lives on for the next one.
+// It speaks HTTP/1.1: a client that gives up on a request closes its
+// connection, and the server notices.
 //
 //	synctest.Test(t, func(t *testing.T) {
 //		srv := memnet.Serve(t, handler)
@@ -45,46 +43,29 @@ type Server struct {
 	// request's URL reaches this server: the client dials nothing else.
 	URL string
 
-	srv      *http.Server
-	tr       *http.Transport
-	conns    chan net.Conn // dialled, for Accept
-	closed   chan struct{} // closed with the listener
-	dialled  atomic.Int32  // numbers the clients' ports
-	accepted atomic.Int32
-	served   chan error // Serve's result
-	once     sync.Once
-	err      error
+	srv     *http.Server
+	tr      *http.Transport
+	conns   chan net.Conn // dialled, for Accept
+	closed  chan struct{} // closed with the listener
+	dialled atomic.Int32  // numbers the clients' ports
+	served  chan error    // Serve's result
+	once    sync.Once
+	err     error
 }
 
 // Serve starts a real http.Server that serves h over in-memory connections,
-// in HTTP/1.1, and closes it, its connections and its client's idle
-// connections when the test ends.
+// and closes it, its connections and its client's idle connections when the
+// test ends.
 func Serve(t testing.TB, h http.Handler) *Server {
-	t.Helper()
-	return serve(t, h, nil)
-}
-
-// ServeH2C is Serve speaking HTTP/2 with prior knowledge (h2c, no TLS), as
-// a server whose Protocols hold only UnencryptedHTTP2 and a client whose
-// transport's do: every request of the client is a stream of one
-// connection, as long as that connection lives.
-func ServeH2C(t testing.TB, h http.Handler) *Server {
-	t.Helper()
-	h2c := new(http.Protocols)
-	h2c.SetUnencryptedHTTP2(true)
-	return serve(t, h, h2c)
-}
-
-func serve(t testing.TB, h http.Handler, protocols *http.Protocols) *Server {
 	t.Helper()
 	s := &Server{
 		URL:    "http://memnet.test",
-		srv:    &http.Server{Handler: h, Protocols: protocols},
+		srv:    &http.Server{Handler: h},
 		conns:  make(chan net.Conn),
 		closed: make(chan struct{}),
 		served: make(chan error, 1),
 	}
-	s.tr = &http.Transport{DialContext: s.dial, Protocols: protocols}
+	s.tr = &http.Transport{DialContext: s.dial}
 	go func() { s.served <- s.srv.Serve((*listener)(s)) }()
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -113,9 +94,6 @@ func (s *Server) Close() error {
 // they would be in production) and has no timeout of its own.
 func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
 
-// Conns is how many connections the server has accepted so far.
-func (s *Server) Conns() int { return int(s.accepted.Load()) }
-
 // serverAddr is the server's address, as its listener and every
 // connection say.
 var serverAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}
@@ -127,7 +105,6 @@ func (s *Server) dial(ctx context.Context, network, addr string) (_ net.Conn, er
 	port := &net.TCPAddr{IP: serverAddr.IP, Port: 49151 + int(s.dialled.Add(1))}
 	select {
 	case s.conns <- &conn{server, serverAddr, port}:
-		s.accepted.Add(1)
 		return &conn{client, port, serverAddr}, nil
 	case <-s.closed:
 		err = errors.New("connection refused: the memnet server is closed")

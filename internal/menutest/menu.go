@@ -8,12 +8,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/assert"
 )
 
 // Get serves one GET /menu with h and returns what it answered.
@@ -95,12 +94,13 @@ func (p *Pending) Answered() bool {
 	}
 }
 
-// String says what the menu did so far: "menu answered 504 after 1s: {…}".
+// String says what the menu did so far, for "got %v, want …": "504 after
+// 1s: {…}", or "no answer after 1s".
 func (p *Pending) String() string {
 	if !p.Answered() {
-		return fmt.Sprintf("menu had not answered after %v", time.Since(p.Start))
+		return fmt.Sprintf("no answer after %v", time.Since(p.Start))
 	}
-	return fmt.Sprintf("menu answered %d after %v: %s", p.Rec.Code, p.Took, Body(p.Rec))
+	return fmt.Sprintf("%d after %v: %s", p.Rec.Code, p.Took, Body(p.Rec))
 }
 
 // MenuJSON is the menu built from the stock service's real stock
@@ -114,14 +114,33 @@ const MenuJSON = `{"menu":[` +
 // what to do when it is not.
 func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, fix string) {
 	t.Helper()
-	assert.Equal(t, "application/json", MediaType(rec), "menu answered %d: got Content-Type %q, want application/json (%s)", rec.Code, rec.Result().Header.Get("Content-Type"), fix)
 	var body struct {
 		Error *string `json:"error"`
 	}
-	err := json.Unmarshal(rec.Body.Bytes(), &body)
-	if assert.NoError(t, err, "menu answered %d: got %q, want {\"error\": \"…\"} (%s)", rec.Code, Body(rec), fix) {
-		assert.NotEmpty(t, body.Error, "menu answered %d: got %s, want {\"error\": \"what went wrong\"} (%s)", rec.Code, Body(rec), fix)
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); MediaType(rec) != "application/json" || err != nil || body.Error == nil || *body.Error == "" {
+		t.Errorf("menu answered %d: got Content-Type %q, body %s; want JSON {\"error\": \"what went wrong\"} (%s)",
+			rec.Code, rec.Result().Header.Get("Content-Type"), Body(rec), fix)
 	}
+}
+
+// CheckAnswer checks that rec answered want: a 200 with MenuJSON, or
+// another status with a JSON error.
+func CheckAnswer(t testing.TB, rec *httptest.ResponseRecorder, want int) {
+	t.Helper()
+	switch {
+	case rec.Code != want:
+		t.Errorf("got %d %s, want %d", rec.Code, Body(rec), want)
+	case want != http.StatusOK:
+		AssertJSONError(t, rec, "answer with writeError")
+	case !EqualJSON(rec.Body.String(), MenuJSON):
+		t.Errorf("got %s, want the menu %s", Body(rec), MenuJSON)
+	}
+}
+
+// EqualJSON reports whether a and b hold the same JSON value.
+func EqualJSON(a, b string) bool {
+	var x, y any
+	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }
 
 // MediaType is the media type of rec's Content-Type, without parameters.

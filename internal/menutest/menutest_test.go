@@ -2,22 +2,33 @@ package menutest
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
 
+// atImport is http.DefaultTransport once every package's init has run,
+// before Main guards it.
+var atImport http.RoundTripper
+
+func TestMain(m *testing.M) {
+	atImport = http.DefaultTransport
+	Main(m)
+}
+
 // slowMenu stands in for a menu service: it asks the stock through client
-// and answers 200 with the stock's body, or 502.
+// and answers with the stock's body, or 502.
 func slowMenu(client *http.Client) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		resp, err := client.Get(StockURL)
@@ -37,67 +48,73 @@ func TestPending(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		stock := NewStock(t, fakestock.Reply{Delay: 2 * time.Second})
 		menu := Start(slowMenu(stock.Client()))
-
-		time.Sleep(2*time.Second - time.Nanosecond)
+		time.Sleep(2*time.Second - 1)
 		synctest.Wait()
-		assert.False(t, menu.Answered(), "the menu cannot answer before the stock does")
-		assert.Equal(t, "menu had not answered after 1.999999999s", menu.String())
-		time.Sleep(time.Nanosecond)
+		if got := menu.String(); menu.Answered() || got != "no answer after 1.999999999s" {
+			t.Errorf("1ns before the stock answers: got %q", got)
+		}
+		time.Sleep(1)
 		synctest.Wait()
-		assert.True(t, menu.Answered(), "the menu answers as soon as the stock does")
-		assert.Equal(t, 2*time.Second, menu.Took)
-		assert.Contains(t, menu.String(), "menu answered 200 after 2s: {")
-		assert.Zero(t, stock.OpenBodies(), "the menu closed the body")
+		if got := menu.String(); !menu.Answered() || menu.Took != 2*time.Second || !strings.HasPrefix(got, "200 after 2s: {") || stock.OpenBodies() != 0 {
+			t.Errorf("once the stock answers: got %q, %d bodies open", got, stock.OpenBodies())
+		}
 	})
 }
 
 func TestClosesBodiesLeftOpen(t *testing.T) {
 	leakcheck.Check(t)
 	var stock *Stock
-	t.Run("a menu that forgets to close its body", func(t *testing.T) {
+	t.Run("menu leaves it open", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			stock = NewStock(t, fakestock.Reply{})
-			resp, err := stock.Client().Get(StockURL)
-			require.NoError(t, err)
-			_ = resp // the body is never closed
-			assert.Equal(t, 1, stock.OpenBodies())
+			if _, err := stock.Client().Get(StockURL); err != nil || stock.OpenBodies() != 1 {
+				t.Errorf("got %v, %d bodies open; want 1", err, stock.OpenBodies())
+			}
 		})
 	})
-	assert.Zero(t, stock.OpenBodies(), "NewStock's cleanup should close what the menu left open")
+	if stock.OpenBodies() != 0 {
+		t.Errorf("got a body still open after the test, want NewStock's cleanup to close it")
+	}
 }
 
-func TestAssertJSONError(t *testing.T) {
-	rec := httptest.NewRecorder()
-	rec.Header().Set("Content-Type", "application/json; charset=utf-8")
-	rec.WriteHeader(http.StatusBadGateway)
-	io.WriteString(rec, `{"error":"stock service unreachable"}`+"\n")
-	AssertJSONError(t, rec, "task 0")
-	assert.Equal(t, "application/json", MediaType(rec))
-	assert.Equal(t, `{"error":"stock service unreachable"}`, Body(rec))
+// recorder is a testing.TB that keeps failures instead of reporting them.
+type recorder struct {
+	testing.TB
+	msgs []string
 }
 
-func TestClosedPortURL(t *testing.T) {
-	leakcheck.Check(t)
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	_, err := (&http.Client{Transport: tr}).Get(ClosedPortURL(t))
-	assert.Error(t, err, "nothing should listen at the closed port")
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
 }
 
-func TestHoldUntil(t *testing.T) {
-	leakcheck.Check(t)
-	release := make(chan struct{})
-	fake := fakestock.New()
-	stockURL, client := fakestock.Loopback(t, HoldUntil(release, fake))
-	menu := Start(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		resp, err := client.Get(stockURL)
-		if assert.NoError(t, err) {
-			resp.Body.Close()
+func TestCheckAnswer(t *testing.T) {
+	answer := func(status int, contentType, body string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Type", contentType)
+		rec.WriteHeader(status)
+		io.WriteString(rec, body+"\n")
+		return rec
+	}
+	for _, tc := range []struct {
+		name string
+		rec  *httptest.ResponseRecorder
+		want int
+		fail bool
+	}{
+		{"menu", answer(200, "application/json", MenuJSON), 200, false},
+		{"JSON error", answer(502, "application/json; charset=utf-8", `{"error":"stock unreachable"}`), 502, false},
+		{"wrong status", answer(500, "application/json", `{"error":"oops"}`), 502, true},
+		{"wrong menu", answer(200, "application/json", `{"menu":[]}`), 200, true},
+		{"text error", answer(502, "text/plain", `{"error":"stock unreachable"}`), 502, true},
+		{"empty error", answer(502, "application/json", `{"error":""}`), 502, true},
+	} {
+		r := &recorder{TB: t}
+		CheckAnswer(r, tc.rec, tc.want)
+		if failed := len(r.msgs) > 0; failed != tc.fail {
+			t.Errorf("%s: got failed %v (%q), want %v", tc.name, failed, r.msgs, tc.fail)
 		}
-	}))
-	assert.False(t, menu.Wait(50*time.Millisecond), "the stock is held until released")
-	close(release)
-	assert.True(t, menu.Wait(10*time.Second), "once released, the stock answers")
+	}
 }
 
 func TestGetSurvivesAPanic(t *testing.T) {
@@ -106,24 +123,60 @@ func TestGetSurvivesAPanic(t *testing.T) {
 		//lint:ignore SA5000 the panic is the point of this test
 		stock["pistachio"]++ // assignment to entry in nil map
 	}))
-	assert.Equal(t, http.StatusInternalServerError, rec.Code)
-	assert.Contains(t, rec.Body.String(), "PANIC at menutest_test.go:")
-	assert.Contains(t, rec.Body.String(), "nil map")
+	if body := rec.Body.String(); rec.Code != 500 || !strings.Contains(body, "PANIC at menutest_test.go:") || !strings.Contains(body, "nil map") {
+		t.Errorf("got %d %s, want 500 and where it panicked", rec.Code, body)
+	}
 }
 
 func TestMenuJSONIsTheMenuOfTheStock(t *testing.T) {
-	var menu struct {
-		Menu []struct {
-			ID, Name  string
-			Available bool
-		}
+	var menu []map[string]any
+	for _, f := range fakestock.Flavours {
+		menu = append(menu, map[string]any{"id": f.ID, "name": f.Name, "available": f.Stock > 0})
 	}
-	require.NoError(t, json.Unmarshal([]byte(MenuJSON), &menu))
-	require.Len(t, menu.Menu, len(fakestock.Flavours))
-	for i, f := range fakestock.Flavours {
-		item := menu.Menu[i]
-		assert.Equal(t, f.ID, item.ID)
-		assert.Equal(t, f.Name, item.Name)
-		assert.Equal(t, f.Stock > 0, item.Available, "%s has a stock of %d", f.Name, f.Stock)
+	if want, _ := json.Marshal(map[string]any{"menu": menu}); !EqualJSON(MenuJSON, string(want)) {
+		t.Errorf("MenuJSON: got %s, want %s", MenuJSON, want)
+	}
+}
+
+// The guard of http.DefaultTransport: only Main sets it; it refuses .test
+// hosts at once, whatever the client, and lets other hosts through.
+func TestGuard(t *testing.T) {
+	dialer := func(tr http.RoundTripper) string {
+		return runtime.FuncForPC(reflect.ValueOf(tr.(*http.Transport).DialContext).Pointer()).Name()
+	}
+	if strings.Contains(dialer(atImport), "menutest") || !strings.Contains(dialer(http.DefaultTransport), "guardDefaultTransport") {
+		t.Errorf("got DefaultTransport dialling with %s at import, %s under Main; want it guarded by Main only", dialer(atImport), dialer(http.DefaultTransport))
+	}
+	before := http.DefaultTransport
+	if restore := guardDefaultTransport(); http.DefaultTransport == before {
+		t.Errorf("guardDefaultTransport left http.DefaultTransport as it was")
+	} else if restore(); http.DefaultTransport != before {
+		t.Errorf("restore did not put back the transport it replaced")
+	}
+	for name, client := range map[string]*http.Client{
+		"DefaultClient":  http.DefaultClient,
+		"ClientOfItsOwn": {},
+		"CloneOfDefault": {Transport: http.DefaultTransport.(*http.Transport).Clone()}, // as main.go's newStockClient
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			if _, err := client.Get(StockURL); !errors.Is(err, ErrNotTheGivenClient) {
+				t.Errorf("%s: GET %s: got %v, want ErrNotTheGivenClient at once, with no DNS lookup", name, StockURL, err)
+			}
+		})
+	}
+	synctest.Test(t, func(t *testing.T) {
+		stock := NewStock(t, fakestock.Reply{})
+		if rec := Get(slowMenu(http.DefaultClient)); rec.Code != http.StatusBadGateway || stock.Started() != 0 {
+			t.Errorf("a menu past its client: got %d and %d stock requests, want 502 and none", rec.Code, stock.Started())
+		}
+	})
+	leakcheck.Check(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello") }))
+	t.Cleanup(srv.Close)
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	if resp, err := http.Get(srv.URL); err != nil { // 127.0.0.1
+		t.Errorf("GET from 127.0.0.1 through the guard: %v", err)
+	} else {
+		resp.Body.Close()
 	}
 }

@@ -6,15 +6,11 @@ package menutest
 // menu under test, asking stock for its stock list.
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/synctest"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 )
@@ -36,9 +32,12 @@ func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
 				rec := Get(newMenu(stock))
 
 				requireAskedOnce(t, stock, rec)
-				require.Equal(t, http.StatusOK, rec.Code, "got %d %s, want 200 with the menu", rec.Code, Body(rec))
-				assert.Equal(t, "application/json", MediaType(rec), "got Content-Type %q, want JSON (answer with writeJSON)", rec.Result().Header.Get("Content-Type"))
-				assert.JSONEq(t, tc.menu, rec.Body.String(), "got the wrong menu (one item per flavour of the stock, available when its stock > 0; start from make: a nil slice encodes as null)")
+				if rec.Code != http.StatusOK || MediaType(rec) != "application/json" {
+					t.Fatalf("got %d %s, Content-Type %q; want 200 with the menu as JSON (writeJSON)", rec.Code, Body(rec), rec.Result().Header.Get("Content-Type"))
+				}
+				if !EqualJSON(rec.Body.String(), tc.menu) {
+					t.Errorf("got %s, want %s (one item per flavour, available when its stock > 0; make, not var: nil encodes as null)", Body(rec), tc.menu)
+				}
 			})
 		}) {
 			return // the first failure says enough
@@ -78,7 +77,9 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 				rec := Get(newMenu(stock))
 
 				requireAskedOnce(t, stock, rec)
-				assert.Equal(t, http.StatusBadGateway, rec.Code, "got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
+				if rec.Code != http.StatusBadGateway {
+					t.Errorf("got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
+				}
 				AssertJSONError(t, rec, "answer with writeError")
 			})
 		}) {
@@ -88,10 +89,9 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 
 	t.Run("exactly the limit", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			stock := NewStock(t, fakestock.Reply{Size: maxStockBody})
-			rec := Get(newMenu(stock))
-
-			assert.Equal(t, http.StatusOK, rec.Code, "a body of exactly maxStockBody bytes: got %d %s, want 200 (the limit is maxStockBody, not one byte less)", rec.Code, Body(rec))
+			if rec := Get(newMenu(NewStock(t, fakestock.Reply{Size: maxStockBody}))); rec.Code != http.StatusOK {
+				t.Errorf("a body of exactly maxStockBody bytes: got %d %s, want 200 (the limit is maxStockBody, not one byte less)", rec.Code, Body(rec))
+			}
 		})
 	})
 }
@@ -112,12 +112,15 @@ func ReadsAtMostTheLimit(t *testing.T, newMenu func(stock *Stock) http.Handler, 
 				rec := Get(newMenu(stock))
 				synctest.Wait()
 
-				require.Equal(t, http.StatusBadGateway, rec.Code, "got %d %s, want 502 (too large, or more than one JSON value)", rec.Code, Body(rec))
+				if rec.Code != http.StatusBadGateway {
+					t.Fatalf("got %d %s, want 502 (too large, or more than one JSON value)", rec.Code, Body(rec))
+				}
 				// The fake's connection is an unbuffered pipe: it finishes writing
 				// only if the menu reads it all. A body left open is task 3's business.
 				for _, call := range stock.Calls() {
-					assert.NotEqual(t, fakestock.Completed, call.Outcome,
-						"got the whole body read (%v), want reading to stop at maxStockBody (read through the limit; never drain with io.Copy(io.Discard, …))", call)
+					if call.Outcome == fakestock.Completed {
+						t.Errorf("got the whole body read (%v), want reading to stop at maxStockBody (never drain with io.Copy(io.Discard, …))", call)
+					}
 				}
 			})
 		}) {
@@ -146,8 +149,12 @@ func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxSto
 				rec := Get(newMenu(stock))
 
 				requireAskedOnce(t, stock, rec)
-				require.NotContains(t, rec.Body.String(), "PANIC", "got %s, want no panic (when Get fails, there is no body to close)", Body(rec))
-				assert.Zero(t, stock.OpenBodies(), "menu answered %d; got the response body left open, want it closed (defer resp.Body.Close() right after a successful Get)", rec.Code)
+				if strings.Contains(rec.Body.String(), "PANIC") {
+					t.Fatalf("got %s, want no panic (when Get fails, there is no body to close)", Body(rec))
+				}
+				if stock.OpenBodies() != 0 {
+					t.Errorf("menu answered %d: got the response body left open, want it closed (defer resp.Body.Close() right after a successful Get)", rec.Code)
+				}
 			})
 		}) {
 			return // the first failure says enough
@@ -171,22 +178,21 @@ func GuardsTheStockClient(t *testing.T, client *http.Client, newMenu func(client
 		t.Run(name, func(t *testing.T) {
 			stockURL, _ := fakestock.Loopback(t, stock)
 			t.Cleanup(client.CloseIdleConnections)
-			rec := Get(newMenu(client, stockURL))
-			assert.Equal(t, http.StatusBadGateway, rec.Code, "the stock service sent %s: got %d, want 502", name, rec.Code)
+			if rec := Get(newMenu(client, stockURL)); rec.Code != http.StatusBadGateway {
+				t.Errorf("the stock service sent %s: got %d, want 502", name, rec.Code)
+			}
 		})
 	}
-	assert.Zero(t, elsewhere.Started(), "got requests at the redirect's target, want none: follow no redirect")
+	if elsewhere.Started() != 0 {
+		t.Errorf("got requests at the redirect's target, want none: follow no redirect")
+	}
 }
 
 // requireAskedOnce stops the test unless the menu, which answered rec, sent
 // exactly one request to stock.
 func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder) {
 	t.Helper()
-	switch n := stock.Started(); n {
-	case 1:
-	case 0:
-		require.FailNow(t, fmt.Sprintf("got %d %s and no request to the stock service, want one, with the menu's client (http.Get and http.DefaultClient cannot reach the tests' stock service)", rec.Code, Body(rec)))
-	default:
-		require.FailNow(t, fmt.Sprintf("got %d %s after %d requests to the stock service, want one", rec.Code, Body(rec), n))
+	if n := stock.Started(); n != 1 {
+		t.Fatalf("got %d %s after %d requests to the stock service, want 1, with the menu's client (http.Get cannot reach the tests' stock service)", rec.Code, Body(rec), n)
 	}
 }

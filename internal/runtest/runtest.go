@@ -125,30 +125,8 @@ func (s *Server) Stop() error {
 // within.
 func (s *Server) IdleConn(t testing.TB, path string, within time.Duration) error {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", s.Addr, patience)
-	if err != nil {
-		t.Fatalf("connecting to the running service: %v", err)
-	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(patience))
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, s.Addr)
-	r := bufio.NewReader(conn)
-	resp, err := http.ReadResponse(r, nil)
-	if err != nil {
-		t.Fatalf("GET %s from the running service: %v", path, err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-
-	io.WriteString(conn, "GET")
-	conn.SetReadDeadline(time.Now().Add(within))
-	switch _, err := r.ReadByte(); {
-	case err == nil:
-		return fmt.Errorf("a keep-alive connection that sent a request and then 3 bytes got an answer; want it closed")
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return fmt.Errorf("a keep-alive connection that sent a request and then 3 bytes was still open %v later", within)
-	}
-	return nil // the service closed the connection
+	return s.closes(t, "GET "+path+" HTTP/1.1\r\nHost: "+s.Addr+"\r\n\r\n", "GET", patience, within,
+		"a keep-alive connection that sent a request and then 3 bytes")
 }
 
 // BodyNeverSent sends GET path with a Content-Length of 1000 and no body, as
@@ -157,22 +135,35 @@ func (s *Server) IdleConn(t testing.TB, path string, within time.Duration) error
 // still open after within.
 func (s *Server) BodyNeverSent(t testing.TB, path string, within time.Duration) error {
 	t.Helper()
+	return s.closes(t, "GET "+path+" HTTP/1.1\r\nHost: "+s.Addr+"\r\nContent-Length: 1000\r\n\r\n", "", within, within,
+		"a request that declared a body and sent none")
+}
+
+// closes sends req on a connection of its own, reads the answer (within
+// answer), sends then, and reports an error unless the service closes the
+// connection within.
+func (s *Server) closes(t testing.TB, req, then string, answer, within time.Duration, what string) error {
 	conn, err := net.DialTimeout("tcp", s.Addr, patience)
 	if err != nil {
 		t.Fatalf("connecting to the running service: %v", err)
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(within))
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nContent-Length: 1000\r\n\r\n", path, s.Addr)
+	conn.SetDeadline(time.Now().Add(answer))
+	io.WriteString(conn, req)
 	r := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(r, nil)
 	if err != nil {
-		return fmt.Errorf("a request that declared a body and sent none: %v; want an answer and the connection closed", err)
+		return fmt.Errorf("%s: %v; want an answer, then the connection closed", what, err)
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if _, err := r.ReadByte(); errors.Is(err, os.ErrDeadlineExceeded) {
-		return fmt.Errorf("a request that declared a body and sent none got an answer, but its connection was still open %v later", within)
+	io.WriteString(conn, then)
+	conn.SetReadDeadline(time.Now().Add(within))
+	switch _, err := r.ReadByte(); {
+	case err == nil:
+		return fmt.Errorf("%s got a second answer; want its connection closed", what)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%s was still open %v later", what, within)
 	}
 	return nil // the service closed the connection
 }

@@ -7,23 +7,18 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
 
-// hello is a service of the workshop's shape in miniature.
+// hello is a service of the workshop's shape in miniature; with -timeouts
+// it closes idle connections, and waits for a body, 50ms at most.
 func hello(ctx context.Context, args []string, stdout io.Writer) error {
-	addr := ":8080"
-	for i := 0; i+1 < len(args); i++ {
-		if args[i] == "-addr" {
-			addr = args[i+1]
-		}
-	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", args[slices.Index(args, "-addr")+1])
 	if err != nil {
 		return err
 	}
@@ -31,6 +26,9 @@ func hello(ctx context.Context, args []string, stdout io.Writer) error {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "hello from "+r.URL.Path)
 	})}
+	if slices.Contains(args, "-timeouts") {
+		srv.IdleTimeout, srv.ReadTimeout = 50*time.Millisecond, 50*time.Millisecond
+	}
 	go func() { <-ctx.Done(); srv.Close() }()
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
@@ -39,29 +37,39 @@ func hello(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func TestStart(t *testing.T) {
-	t.Run("serves on the address it logs, and stops when asked", func(t *testing.T) {
-		leakcheck.Check(t)
-		srv := Start(t, hello)
-		resp, body := srv.Get(t, "/menu")
-		assert.Equal(t, http.StatusOK, resp.StatusCode)
-		assert.Equal(t, "hello from /menu", body)
-		assert.Contains(t, srv.log.String(), "addr="+srv.Addr)
-		assert.NoError(t, srv.Stop(), "a graceful stop")
-		assert.NoError(t, srv.Stop(), "stopping twice gives the same result")
-	})
+	leakcheck.Check(t)
+	srv := Start(t, hello)
+	if resp, body := srv.Get(t, "/menu"); resp.StatusCode != 200 || body != "hello from /menu" || !strings.Contains(srv.log.String(), "addr="+srv.Addr) {
+		t.Errorf("got %d %q, log %q; want 200 from the address logged", resp.StatusCode, body, srv.log)
+	}
+	if err1, err2 := srv.Stop(), srv.Stop(); err1 != nil || err2 != nil {
+		t.Errorf("Stop, twice: got %v, %v; want nil, nil", err1, err2)
+	}
+}
 
-	t.Run("says so when run fails before listening", func(t *testing.T) {
-		r := &fatalRecorder{TB: t}
-		broken := func(context.Context, []string, io.Writer) error {
+func TestStartSaysWhyRunFailed(t *testing.T) {
+	r := &fatalRecorder{TB: t}
+	func() {
+		defer func() { recover() }() // fatalRecorder.Fatalf stops Start, as t.Fatalf would
+		Start(r, func(context.Context, []string, io.Writer) error {
 			return errors.New("flag provided but not defined: -addr")
+		}, "-x")
+	}()
+	if !strings.Contains(r.msg, "returned flag provided but not defined: -addr before it logged the address") {
+		t.Errorf("got %q, want the test failed with run's error", r.msg)
+	}
+}
+
+// IdleConn and BodyNeverSent fail on a server without timeouts.
+func TestConnChecks(t *testing.T) {
+	leakcheck.Check(t)
+	for _, args := range [][]string{nil, {"-timeouts"}} {
+		srv := Start(t, hello, args...)
+		idle, body := srv.IdleConn(t, "/", 500*time.Millisecond), srv.BodyNeverSent(t, "/", 500*time.Millisecond)
+		if want := args == nil; (idle != nil) != want || (body != nil) != want {
+			t.Errorf("hello %q: got %v and %v, want errors %v", args, idle, body, want)
 		}
-		func() {
-			defer func() { recover() }() // fatalRecorder.Fatalf stops Start, as t.Fatalf would
-			Start(r, broken, "-x")
-		}()
-		require.NotEmpty(t, r.msg, "Start should fail the test")
-		assert.Contains(t, r.msg, "returned flag provided but not defined: -addr before it logged the address")
-	})
+	}
 }
 
 type fatalRecorder struct {

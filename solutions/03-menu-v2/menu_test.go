@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
@@ -17,8 +21,8 @@ func newTestMenu(stock *menutest.Stock) http.Handler {
 	return newMenuService(stock.Client(), menutest.StockURL, testTimeout).handler()
 }
 
-// Task 1: whenever the stock service answers in time, version 2 behaves as
-// version 1 did. Step 02's checks, from internal/menutest (v1.go).
+// TestVersion1: when the stock service answers in time, version 2 behaves
+// as version 1 did (step 02's checks).
 func TestVersion1(t *testing.T) {
 	t.Run("menu", func(t *testing.T) { menutest.ServesTheMenu(t, newTestMenu) })
 	t.Run("failures", func(t *testing.T) { menutest.AnswersBadGateway(t, newTestMenu, maxStockBody) })
@@ -29,4 +33,47 @@ func TestVersion1(t *testing.T) {
 			return newMenuService(client, stockURL, testTimeout).handler()
 		})
 	})
+}
+
+func TestTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration
+		reply   fakestock.Reply
+		at      time.Duration // when the menu answers
+		want    int
+		fix     string
+	}{
+		{"stock takes 10s", time.Second, fakestock.Reply{Delay: 10 * time.Second}, time.Second, 504, "race the call against a timer; 504, not 500"},
+		{"timeout 250ms", 250 * time.Millisecond, fakestock.Reply{Delay: 10 * time.Second}, 250 * time.Millisecond, 504, "a timer of s.timeout"},
+		{"stock just in time", time.Second, fakestock.Reply{Delay: time.Second - 1}, time.Second - 1, 200, "select on the result as well"},
+		{"stock fails first", time.Second, fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true}, 300 * time.Millisecond, 502, "a failure wins the race too"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			letBlockedSendGo(t, func(t *testing.T) {
+				stock := menutest.NewStock(t, tc.reply)
+				menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, tc.timeout).handler())
+				time.Sleep(tc.at - 1)
+				synctest.Wait()
+				early := menu.Answered()
+				time.Sleep(1)
+				synctest.Wait()
+				if early || !menu.Answered() || menu.Rec.Code != tc.want {
+					t.Fatalf("got %v; want %d after %v (%s)", menu, tc.want, tc.at, tc.fix)
+				}
+				menutest.CheckAnswer(t, menu.Rec, tc.want)
+			})
+		})
+	}
+}
+
+// letBlockedSendGo runs f in a synctest bubble, and lets a goroutine left
+// blocked on its send go: that leak is task 2's (TestGoroutineEnds).
+func letBlockedSendGo(t *testing.T, f func(*testing.T)) {
+	defer func() {
+		if p := recover(); p != nil && !strings.Contains(fmt.Sprint(p), "blocked goroutines remain") {
+			panic(p)
+		}
+	}()
+	synctest.Test(t, f)
 }
