@@ -236,7 +236,7 @@ func (s *screenView) next(w *watcher) bool {
 	if v.st.Finished() {
 		for i, st := range w.a.steps {
 			if st.Name == w.step.Name && i+1 < len(w.a.steps) {
-				w.step, w.last, w.focus = w.a.steps[i+1], nil, 0
+				w.step, w.last, w.focus, w.chosen = w.a.steps[i+1], nil, 0, 0
 				s.note = "Now watching " + w.step.Name + "."
 				return true
 			}
@@ -251,7 +251,7 @@ func (s *screenView) next(w *watcher) bool {
 		}
 		for j := 1; j <= n; j++ {
 			if r := v.st.Tasks[(i+j)%n]; !r.Done {
-				w.focus = r.N
+				w.focus, w.chosen = r.N, r.N
 				break
 			}
 		}

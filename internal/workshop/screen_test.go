@@ -151,3 +151,29 @@ func TestWatchSeesContentOnly(t *testing.T) {
 	write(t, dir, "a.go", "package a\n\nvar X = 1\n")
 	assert.NotEqual(t, before, g.sum(dir), "new content is a change")
 }
+
+// n moves the task in progress to the next task not done: the next save
+// runs that task's tests first, and it stays in progress until it is done.
+func TestWatchScreenNext(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return 0 }\n")
+	ft := &fakeTerminal{done: make(chan int, 1)}
+	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
+	require.NoError(t, err, "newAppAt")
+	pr, pw := io.Pipe()
+	a.term = terminal{isTerminal: true, keys: pr, makeRaw: func() (func(), error) { return func() {}, nil }}
+	ft.keys, ft.a = pw, a
+	go func() { ft.done <- a.watch(ctx(t), []string{"01"}) }()
+
+	ft.waitFor(t, "First failure — task 1: Add two numbers", 1)
+	ft.press(t, "n")
+	ft.waitFor(t, "Task in progress: task 2, Subtract — the next save runs its tests first.", 1)
+	assert.Contains(t, ft.out.String(), "Make `Sub` subtract.", "n shows the task's README section")
+	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return a - b }\n")
+	ft.waitFor(t, "running task 2's tests alone, without -race", 1)
+	ft.waitFor(t, "Quick run: task 2 alone", 1)
+	ft.press(t, "q")
+	assert.Equal(t, exitOK, ft.exit(t), "q quits")
+}
