@@ -84,7 +84,7 @@ func TestThrowIfAborted(t *testing.T) {
 		{"plain cancel", plain, []error{context.Canceled}, nil, "context canceled"},
 		{"cancel with reason", reason, []error{context.Canceled, errSoldOut}, nil, ""},
 		{"first reason wins", twice, []error{context.Canceled, errSoldOut}, []error{errClosing}, ""},
-		{"parent's reason", child, []error{context.Canceled, errClosing}, nil, ""},
+		{"parent reason", child, []error{context.Canceled, errClosing}, nil, ""},
 		{"deadline with reason", deadline, []error{context.DeadlineExceeded, errClosing}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

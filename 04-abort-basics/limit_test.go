@@ -31,7 +31,7 @@ func TestWithinTimeout(t *testing.T) {
 			3 * time.Second, []error{context.DeadlineExceeded, ErrTooSlow}, nil, "", "context.WithTimeoutCause; add context.Cause(ctx) to fn's error"},
 		{"caller cancels", time.Hour, time.Second, untilDone,
 			time.Second, []error{context.Canceled}, []error{ErrTooSlow}, "context canceled", "derive from parent; a plain cancel's cause is ctx.Err(): don't add it twice"},
-		{"caller's deadline", time.Second, 0, untilDone,
+		{"caller deadline", time.Second, 0, untilDone,
 			time.Second, []error{context.DeadlineExceeded}, []error{ErrTooSlow}, "", "label only your own timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

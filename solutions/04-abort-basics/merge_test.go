@@ -72,7 +72,7 @@ func TestMerge(t *testing.T) {
 		}
 	})
 
-	t.Run("first's values and own cancel", func(t *testing.T) {
+	t.Run("values and own cancel", func(t *testing.T) {
 		type flavourKey struct{}
 		a, cancelA := context.WithTimeout(context.WithValue(context.Background(), flavourKey{}, "pistachio"), time.Hour)
 		defer cancelA()
