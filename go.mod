@@ -13,12 +13,12 @@ require (
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/sync v0.25.0
+	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 )
 
 require (
 	github.com/rakyll/hey v0.1.5 // indirect
 	golang.org/x/net v0.48.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.33.0 // indirect
 )

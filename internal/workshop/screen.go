@@ -40,7 +40,8 @@ func osTerminal() terminal {
 			if err != nil {
 				return nil, err
 			}
-			return func() { _ = term.Restore(in, old) }, nil
+			vtOff := vtOutput(os.Stdout)
+			return func() { _ = term.Restore(in, old); vtOff() }, nil
 		},
 		noColor: os.Getenv("NO_COLOR") != "",
 	}

@@ -1,0 +1,24 @@
+//go:build windows
+
+package main
+
+import (
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// vtOutput turns on escape sequences (colours, clearing the screen) in a
+// Windows console, where older consoles keep them off; it returns what puts
+// the console's mode back.
+func vtOutput(f *os.File) func() {
+	h := windows.Handle(f.Fd())
+	var mode uint32
+	if windows.GetConsoleMode(h, &mode) != nil {
+		return func() {}
+	}
+	if windows.SetConsoleMode(h, mode|windows.ENABLE_VIRTUAL_TERMINAL_PROCESSING) != nil {
+		return func() {}
+	}
+	return func() { _ = windows.SetConsoleMode(h, mode) }
+}
