@@ -71,14 +71,24 @@ func requireAnswer(t testing.TB, menu *menutest.Pending, at time.Duration, fix s
 	must(t, menu.Answered(), "got %v, want an answer after %v (%s)", menu, at, fix)
 }
 
+// requireAbandoned checks that the menu's one stock call ended at at,
+// abandoned, and that no response body was left open.
+func requireAbandoned(t testing.TB, stock *menutest.Stock, menu *menutest.Pending, at time.Duration, fix string) {
+	t.Helper()
+	calls := stock.Calls()
+	must(t, len(calls) == 1, "got %v and the stock call still running, want it abandoned (%s)", menu, fix)
+	must(t, calls[0].Outcome == fakestock.Abandoned && calls[0].Took() == at, "stock %v, want abandoned at %v (%s)", calls[0], at, fix)
+	must(t, stock.OpenBodies() == 0, "response bodies left open, want none (defer resp.Body.Close())")
+}
+
 // assertCallerGone checks the answer to a caller whose context ended first:
 // 499, and no word of a stock service too slow.
 func assertCallerGone(t testing.TB, menu *menutest.Pending) {
 	t.Helper()
 	if menu.Rec.Code == http.StatusOK && menu.Rec.Body.Len() == 0 {
 		t.Error("got an empty 200 OK, want 499 (net/http sends 200 for a handler that writes nothing: writeError(w, statusClientClosedRequest, err))")
-	} else {
-		check(t, menu.Rec.Code == statusClientClosedRequest, "got %v, want 499: no menu, and no 502 or 504 blaming the stock service", menu)
+	} else if check(t, menu.Rec.Code == statusClientClosedRequest, "got %v, want 499: no menu, and no 502 or 504 blaming the stock service", menu) {
+		menutest.AssertJSONError(t, menu.Rec, "writeError(w, statusClientClosedRequest, err)")
 	}
 	check(t, !strings.Contains(menu.Rec.Body.String(), errStockTooSlow.Error()), "got %v, want no %q: our deadline had not passed (wrap errStockTooSlow only when our deadline ended the call)", menu, errStockTooSlow)
 }

@@ -21,11 +21,7 @@ func TestDeadlineCoversBody(t *testing.T) {
 				menu := menutest.Start(newTestMenu(stock))
 				requireAnswer(t, menu, testTimeout, "cancel once the body is read: defer cancel() in fetchStockWithin")
 				check(t, menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504: reading the body is part of the call", menu)
-				calls := stock.Calls()
-				must(t, len(calls) == 1, "got %v and the stock call still running, want it abandoned", menu)
-				check(t, calls[0].Outcome == fakestock.Abandoned, "stock %v, want abandoned", calls[0])
-				check(t, calls[0].Took() == testTimeout, "stock %v, want it ended at the timeout", calls[0])
-				check(t, stock.OpenBodies() == 0, "response bodies left open, want none")
+				requireAbandoned(t, stock, menu, testTimeout, "the body is read under the same context")
 			})
 		})
 	}

@@ -27,11 +27,7 @@ func TestTimeout(t *testing.T) {
 				check(t, menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504", menu)
 				menutest.AssertJSONError(t, menu.Rec, "writeError")
 				check(t, strings.Contains(menu.Rec.Body.String(), menutest.StockURL), "got %v, want the call's own error beside errStockTooSlow (wrap both)", menu)
-				calls := stock.Calls()
-				must(t, len(calls) == 1, "got %v and the stock call still running, want it abandoned (%s)", menu, fix)
-				check(t, calls[0].Outcome == fakestock.Abandoned, "stock %v, want abandoned", calls[0])
-				check(t, calls[0].Took() == timeout, "stock %v, want it ended at %v", calls[0], timeout)
-				check(t, stock.OpenBodies() == 0, "response bodies left open, want none")
+				requireAbandoned(t, stock, menu, timeout, fix)
 			})
 		})
 	}
@@ -43,15 +39,6 @@ func TestTimeout(t *testing.T) {
 			requireAnswer(t, menu, testTimeout-time.Nanosecond, "an answer in time is served")
 			check(t, menu.Rec.Code == http.StatusOK, "got %v, want 200", menu)
 			assert.JSONEq(t, menutest.MenuJSON, menu.Rec.Body.String(), "got the wrong menu")
-		})
-	})
-
-	t.Run("502 before", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t, fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true})
-			menu := menutest.Start(newTestMenu(stock))
-			requireAnswer(t, menu, 300*time.Millisecond, "a stock service that hangs up fails at once")
-			check(t, menu.Rec.Code == http.StatusBadGateway, "got %v, want 502 (only our timeout is a 504)", menu)
 		})
 	})
 
