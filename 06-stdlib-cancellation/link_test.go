@@ -2,6 +2,7 @@ package platform
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"net"
 	"os"
@@ -11,207 +12,157 @@ import (
 	"time"
 )
 
-// ---- The helper's side of the link ----
+// A link is a loopback listener of one test, which its helper processes dial
+// to say, a line at a time, what happens to them ("ready"). When the test
+// ends it hangs up: each helper reads EOF and exits, and the test waits for
+// its end to close, as the OS does when the process exits.
 
-// helperLink is a helper process's end of the link to its test.
+// helperLink is a helper's end of the link.
 type helperLink struct {
 	mu     sync.Mutex
 	conn   net.Conn
 	hungUp chan struct{} // closed when the test hangs up
 }
 
-// dialLink connects to the test that started this process and introduces
-// it: "hello NAME PID". A helper that cannot reach its test exits.
+// dialLink connects to the test and says "hello PID".
 func dialLink() *helperLink {
 	conn, err := net.Dial("tcp", os.Getenv(linkEnv))
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "helper %s: cannot reach its test: %v\n", os.Getenv(helperEnv), err)
+		fmt.Fprintf(os.Stderr, "helper: cannot reach its test: %v\n", err)
 		os.Exit(2)
 	}
 	l := &helperLink{conn: conn, hungUp: make(chan struct{})}
-	l.say("hello %s %d", os.Getenv(helperEnv), os.Getpid())
+	l.say("hello %d", os.Getpid())
 	go func() {
-		// The test never writes: a read returns when it hangs up.
-		_, _ = conn.Read(make([]byte, 1))
+		conn.Read(make([]byte, 1)) // the test never writes: this returns when it hangs up
 		close(l.hungUp)
 	}()
 	return l
 }
 
-// say sends one line to the test, prefixed with the helper's name.
+// say sends the test a line, prefixed with the helper's name.
 func (l *helperLink) say(format string, args ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	line := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
-	fmt.Fprintf(l.conn, "%s: %s\n", os.Getenv(helperEnv), line)
+	fmt.Fprintf(l.conn, "%s: %s\n", os.Getenv(helperEnv), fmt.Sprintf(format, args...))
 }
 
-// ---- The test's side of the link ----
-
-// link is a test's end of the links to its helper processes.
+// link is the test's end.
 type link struct {
-	ln     net.Listener
-	start  time.Time
-	closed chan struct{} // closed once the test has hung up
-
-	mu      sync.Mutex
-	lines   []heard
-	news    chan struct{} // closed, and replaced, whenever a line arrives
-	conns   []*linkConn
+	ln      net.Listener
+	start   time.Time
 	readers sync.WaitGroup
+
+	mu    sync.Mutex
+	lines []heard
+	news  chan struct{} // closed, and replaced, whenever a line arrives
+	conns []*linkConn
 }
 
-// heard is a line a helper sent, and when it arrived.
 type heard struct {
 	text string
 	at   time.Time
 }
 
 type linkConn struct {
-	conn  net.Conn
-	hello string        // "NAME: hello NAME PID", once it said so
-	pid   int           // PID, from hello
+	*net.TCPConn
+	hello string        // "NAME: hello PID"
 	gone  chan struct{} // closed when the helper's end closed: it exited
 }
 
-// newLink opens a link for the helper processes of one test. When the test
-// ends it hangs up, then waits for every helper to close its end, that is,
-// to exit; it fails the test for each one that does not within patience.
+// newLink opens a link. When the test ends it hangs up, and fails the test
+// for a helper, grandchildren included, still running patience later.
 func newLink(t testing.TB) *link {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("listening on loopback for the helper processes to report to: %v", err)
+		t.Fatalf("listening for helper processes: %v", err)
 	}
-	l := &link{ln: ln, start: time.Now(), closed: make(chan struct{}), news: make(chan struct{})}
-	l.readers.Add(1)
-	go l.accept()
-	t.Cleanup(func() { l.finish(t) })
+	l := &link{ln: ln, start: time.Now(), news: make(chan struct{})}
+	l.readers.Go(func() {
+		for conn, err := ln.Accept(); err == nil; conn, err = ln.Accept() {
+			c := &linkConn{TCPConn: conn.(*net.TCPConn), gone: make(chan struct{})}
+			l.mu.Lock()
+			l.conns = append(l.conns, c)
+			l.mu.Unlock()
+			l.readers.Go(func() { l.read(c) })
+		}
+	})
+	t.Cleanup(func() {
+		l.hangUp()
+		if c := l.drain(); c != nil {
+			t.Errorf("helper %q still running %v after its test ended; killing it", c.hello, patience)
+			var pid int
+			fmt.Sscanf(c.hello, "%s hello %d", new(string), &pid)
+			if p, err := os.FindProcess(pid); pid != 0 && err == nil {
+				p.Kill()
+			}
+			l.mu.Lock()
+			for _, c := range l.conns {
+				c.Close()
+			}
+			l.mu.Unlock()
+		}
+		l.readers.Wait()
+		t.Logf("the helpers said:%s", l.transcript()) // go test -v shows it
+	})
 	return l
 }
 
-func (l *link) accept() {
-	defer l.readers.Done()
-	for {
-		conn, err := l.ln.Accept()
-		if err != nil {
-			return // the test hung up
-		}
-		c := &linkConn{conn: conn, gone: make(chan struct{})}
-		l.mu.Lock()
-		l.conns = append(l.conns, c)
-		l.readers.Add(1)
-		l.mu.Unlock()
-		go l.read(c)
-	}
-}
-
 func (l *link) read(c *linkConn) {
-	defer l.readers.Done()
 	defer close(c.gone)
-	lines := bufio.NewScanner(c.conn)
-	for lines.Scan() {
+	for lines := bufio.NewScanner(c); lines.Scan(); {
 		l.mu.Lock()
-		if c.hello == "" {
-			c.hello = lines.Text()
-			fmt.Sscanf(c.hello, "%s hello %s %d", new(string), new(string), &c.pid)
-		}
+		c.hello = cmp.Or(c.hello, lines.Text())
 		l.record(lines.Text())
 		l.mu.Unlock()
 	}
-	// The helper's end closed: the process has exited. Say so, under its
-	// name, as if it had.
-	l.mu.Lock()
 	name, _, _ := strings.Cut(c.hello, ":")
-	l.record(name + ": (exited: its end of the link closed)")
+	l.mu.Lock()
+	l.record(name + ": exited")
 	l.mu.Unlock()
 }
 
-// record keeps a line a helper said. Call it with l.mu held.
+// record keeps a line. Call it with l.mu held.
 func (l *link) record(text string) {
 	l.lines = append(l.lines, heard{text, time.Now()})
 	close(l.news)
 	l.news = make(chan struct{})
 }
 
-// hangUp tells every helper process the test is over: each one still running
-// exits once it notices. It stops accepting new helpers.
+// hangUp tells every helper that the test is over.
 func (l *link) hangUp() {
+	l.ln.Close()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	select {
-	case <-l.closed:
-		return
-	default:
-	}
-	close(l.closed)
-	l.ln.Close()
 	for _, c := range l.conns {
-		if tcp, ok := c.conn.(*net.TCPConn); ok {
-			tcp.CloseWrite() // the helper reads EOF; we keep reading until it exits
-		} else {
-			c.conn.Close()
-		}
+		c.CloseWrite() // it reads EOF; we read on until it exits
 	}
 }
 
-// finish hangs up and waits for every helper process to exit.
-func (l *link) finish(t testing.TB) {
-	l.hangUp()
-	deadline := time.NewTimer(patience)
-	defer deadline.Stop()
+// drain waits, at most patience, until every helper's end has closed. It
+// returns one still open then, or nil.
+func (l *link) drain() *linkConn {
+	timeout := time.After(patience)
 	l.mu.Lock()
-	conns := append([]*linkConn(nil), l.conns...)
+	conns := l.conns
 	l.mu.Unlock()
 	for _, c := range conns {
 		select {
 		case <-c.gone:
-			continue
-		case <-deadline.C:
+		case <-timeout:
+			return c
 		}
-		t.Errorf("helper process %q was still running %v after the test hung up: a child process outlived its test. Killing it.", c.hello, patience)
-		if p, err := os.FindProcess(c.pid); c.pid != 0 && err == nil {
-			p.Kill()
-		}
-		c.conn.Close()
-		deadline.Reset(patience)
 	}
-	l.readers.Wait()
-	if len(conns) > 0 {
-		t.Logf("the helper processes said: %s", l.transcript()) // go test -v shows it
-	}
+	return nil
 }
 
-// drain waits, at most patience, until every line the process pid said is
-// in: until its end of the link has closed. Call it once it has exited.
-func (l *link) drain(pid int) {
-	l.mu.Lock()
-	var gone []chan struct{}
-	for _, c := range l.conns {
-		if c.pid == pid {
-			gone = append(gone, c.gone)
-		}
-	}
-	l.mu.Unlock()
+// await waits, at most patience, for a line that begins with prefix. Once
+// unless is closed (the helper that should say it has exited), it looks
+// once more when all is heard, and gives up.
+func (l *link) await(prefix string, unless <-chan struct{}) (heard, bool) {
 	timeout := time.NewTimer(patience)
 	defer timeout.Stop()
-	for _, g := range gone {
-		select {
-		case <-g:
-		case <-timeout.C:
-			return
-		}
-	}
-}
-
-// await waits, at most patience, for a helper to say a line that begins with
-// prefix, and returns that line and when it arrived. It gives up early once
-// unless is closed (when the process that should say it has exited, say).
-// ok is false when no such line came; the caller reports it.
-func (l *link) await(prefix string, unless <-chan struct{}) (line heard, ok bool) {
-	timeout := time.NewTimer(patience)
-	defer timeout.Stop()
-	exited := unless
 	for {
 		l.mu.Lock()
 		news := l.news
@@ -224,10 +175,9 @@ func (l *link) await(prefix string, unless <-chan struct{}) (line heard, ok bool
 		l.mu.Unlock()
 		select {
 		case <-news:
-		case <-exited:
-			exited = nil
-			// It may have been said just before: look once more, then
-			// give up.
+		case <-unless:
+			unless = nil
+			l.drain()
 			timeout.Reset(0)
 		case <-timeout.C:
 			return heard{}, false
@@ -239,9 +189,6 @@ func (l *link) await(prefix string, unless <-chan struct{}) (line heard, ok bool
 func (l *link) transcript() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.lines) == 0 {
-		return "(the helper processes said nothing)"
-	}
 	var b strings.Builder
 	for _, h := range l.lines {
 		fmt.Fprintf(&b, "\n\t%6.3fs %s", h.at.Sub(l.start).Seconds(), h.text)

@@ -3,6 +3,7 @@ package platform
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -10,142 +11,76 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
+
+// These tests call Serve in the test process, and end its ctx.
 
 func TestShutdownWhenTheContextEnds(t *testing.T) {
 	begun(t, "Serve", serveEnded)
 	leakcheck.Check(t)
 
 	t.Run("context values", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("listening on loopback: %v", err)
-		}
-		// The shop's name is a value of Serve's context, which its requests'
-		// contexts keep.
 		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), shopKey{}, "Ice Cream Corp"))
 		defer cancel()
-		served := make(chan error, 1)
-		go func() {
-			served <- Serve(ctx, ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				fmt.Fprintf(w, "open: %v", r.Context().Value(shopKey{}))
-			}), time.Second)
-		}()
-		transport := &http.Transport{}
-		defer transport.CloseIdleConnections()
-		client := &http.Client{Transport: transport, Timeout: patience}
-		answer := make(chan string, 1)
-		go func() {
-			resp, err := client.Get("http://" + ln.Addr().String() + "/")
-			if err != nil {
-				answer <- err.Error()
-				return
-			}
-			defer resp.Body.Close()
-			body, _ := io.ReadAll(resp.Body)
-			answer <- fmt.Sprintf("%d %s", resp.StatusCode, body)
-		}()
-
-		select {
-		case got := <-answer:
-			if got == "200 open: <nil>" {
-				assert.Fail(t, "GET / answered 200, but its request's context had lost a value that Serve's ctx carries; want every request's context to keep ctx's values "+
-					"(task 6: build the base context on ctx — context.WithoutCancel(ctx) keeps its values and drops only its cancellation; context.Background() has none)")
-			} else {
-				assert.Equal(t, "200 open: Ice Cream Corp", got, "GET / from Serve's handler, which answers with a value of its request's context (task 6: serve h on ln with an http.Server whose BaseContext keeps ctx's values)")
-			}
-		case err := <-served:
-			ln.Close() // the request in flight fails
-			<-answer
-			assert.Fail(t, fmt.Sprintf("Serve returned %v before it answered a request; want it to serve h on ln until its context ends (task 6: run http.Server.Serve(ln) in a goroutine, and wait for the signal's context)", err))
-			return
+		addr, served := serveLoopback(t, ctx, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, "open: %v", r.Context().Value(shopKey{}))
+		}), time.Second)
+		got, err := answer(send(t, addr, "GET / HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n\r\n"))
+		if want := "200 open: Ice Cream Corp"; got != want {
+			t.Errorf("GET /: got %q (%v), want %q: serve h until ctx ends, on a base context that keeps ctx's values: context.WithoutCancel(ctx)", got, err, want)
 		}
-
 		cancel()
-		select {
-		case err := <-served:
-			assert.NoError(t, err, "Serve's result once its context ended, with no request in flight; want nil: a shutdown is not a failure, and http.ErrServerClosed says only that it happened (task 6)")
-		case <-time.After(patience):
-			assert.Fail(t, fmt.Sprintf("Serve was still running %v after its context was cancelled; want it to shut down when ctx ends, as it does on a signal (task 6: derive the signal's context from ctx — signal.NotifyContext(ctx, …) — not from context.Background())", patience))
+		if served.await(patience); !served.returned() || served.err != nil {
+			t.Errorf("Serve %s once ctx ended; want nil at once: signal.NotifyContext(ctx, …); http.ErrServerClosed is no failure", served)
 		}
 	})
 
 	t.Run("grace runs out", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("listening on loopback: %v", err)
-		}
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		const grace = 50 * time.Millisecond
-		started := make(chan struct{}, 1)
-		ended := make(chan error, 1)
-		release := make(chan struct{}) // ends the handler when the test does
-		served := make(chan error, 1)
-		go func() {
-			served <- Serve(ctx, ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				select {
-				case started <- struct{}{}:
-				default:
-				}
-				select {
-				case <-r.Context().Done():
-					ended <- context.Cause(r.Context())
-				case <-release:
-				}
-			}), grace)
-		}()
-		transport := &http.Transport{}
-		defer transport.CloseIdleConnections()
-		client := &http.Client{Transport: transport, Timeout: 2 * patience}
-		answered := make(chan struct{})
-		go func() {
-			defer close(answered)
-			if resp, err := client.Get("http://" + ln.Addr().String() + "/"); err == nil {
-				resp.Body.Close()
-			}
-		}()
-		defer func() {
-			close(release)
-			cancel()
+		started, ended, release := make(chan struct{}), make(chan error, 1), make(chan struct{})
+		defer close(release) // ends the handler when the test does
+		addr, served := serveLoopback(t, ctx, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			close(started)
 			select {
-			case <-served:
-			case <-time.After(patience):
-				t.Errorf("Serve still had not returned %v after its handler did", patience)
+			case <-r.Context().Done():
+				ended <- context.Cause(r.Context())
+			case <-release:
 			}
-			ln.Close() // refuses a request that no Serve accepted
-			<-answered // bounded by the client's timeout
-		}()
-
+		}), grace)
+		send(t, addr, "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n")
 		select {
 		case <-started:
-		case err := <-served:
-			served <- err // for the deferred wait
-			assert.Fail(t, fmt.Sprintf("Serve returned %v before its handler started; want it to serve h on ln until its context ends (task 6)", err))
-			return
 		case <-time.After(patience):
-			assert.Fail(t, fmt.Sprintf("the handler had not started %v after a request was sent (task 6: serve h on ln with an http.Server)", patience))
-			return
+			t.Fatalf("the handler had not started %v after a request; Serve %s: serve h on ln", patience, served)
 		}
+		cancelled := time.Now()
 		cancel()
-		select {
-		case err := <-served:
-			served <- err // for the deferred wait
-			assert.ErrorIs(t, err, context.DeadlineExceeded, "Serve's result once its context ended and the grace of %v ran out, a request still running, was %v; "+
-				"want an error that wraps context.DeadlineExceeded, so that the caller knows the shutdown was not clean (task 6: Shutdown, on a context whose deadline is the grace, returns context.DeadlineExceeded when a request outlives it — wrap it with %%w; context canceled or nil here means Shutdown's context was not that one, or the request ended too soon)", grace, err)
-		case <-time.After(patience):
-			assert.Fail(t, fmt.Sprintf("Serve was still running %v after its context was cancelled, with a grace of %v and a request that never ends by itself; "+
-				"want it to stop waiting once the grace is over (task 6: give Shutdown a deadline: context.WithTimeout(context.WithoutCancel(ctx), grace))", patience, grace))
-			return
+		if served.await(grace + graceSlack); !served.returned() || !errors.Is(served.err, context.DeadlineExceeded) {
+			t.Errorf("Serve %s, a request running past the grace, %v; want an error that wraps context.DeadlineExceeded then: Shutdown on context.WithTimeout(context.WithoutCancel(ctx), grace), %%w", served, grace)
+		} else if took := served.start.Add(served.took).Sub(cancelled); took < grace {
+			t.Errorf("Serve returned %v after ctx ended; want the grace, %v, first: Shutdown on context.WithTimeout(context.WithoutCancel(ctx), grace)", took, grace)
 		}
 		select {
 		case <-ended:
 		case <-time.After(patience):
-			assert.Fail(t, fmt.Sprintf("the request's context, still running when the grace of %v was over, had not ended %v after Serve returned; "+
-				"want it cancelled then, so that its handler stops (task 6: when Shutdown returns with the grace over, cancel what is left: Server.Close, or cancel the base context)", grace, patience))
+			t.Errorf("the request's context still live %v after the grace; want it ended: cancel the base context, or Server.Close", patience)
+		}
+	})
+
+	t.Run("serving fails", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("listening on loopback: %v", err)
+		}
+		ln.Close()
+		served := goCall(func() (struct{}, error) {
+			return struct{}{}, Serve(context.Background(), ln, http.NotFoundHandler(), time.Second)
+		})
+		if served.await(patience); !served.returned() || served.err == nil {
+			t.Errorf("Serve on a closed listener %s; want http.Server.Serve's error at once: wait for it as well as for the signal", served)
 		}
 	})
 }
@@ -165,38 +100,77 @@ func TestShutdownIdleConnections(t *testing.T) {
 		{"GET / HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 9\r\n\r\n", long, short, "ReadTimeout"}, // and not its body
 	} {
 		idleTimeout, readTimeout = c.idle, c.read
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("listening on loopback: %v", err)
-		}
 		ctx, cancel := context.WithCancel(context.Background())
-		served := make(chan error, 1)
-		go func() {
-			err := Serve(ctx, ln, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), time.Second)
-			ln.Close() // if Serve returned early, the test's connection fails at once
-			served <- err
-		}()
-		conn, err := net.Dial("tcp", ln.Addr().String())
-		if err != nil {
-			cancel()
-			t.Fatalf("connecting to Serve: %v (task 6: serve h on ln with an http.Server)", err)
-		}
+		addr, served := serveLoopback(t, ctx, http.NotFoundHandler(), time.Second)
+		conn := send(t, addr, c.sent)
 		conn.SetDeadline(time.Now().Add(short + time.Second))
-		fmt.Fprint(conn, c.sent)
-		br := bufio.NewReader(conn)
-		resp, err := http.ReadResponse(br, nil)
+		got, err := answer(conn)
 		if err == nil {
-			resp.Body.Close()
-			_, err = br.ReadByte()
+			_, err = conn.Read(make([]byte, 1))
 		}
-		conn.Close()
-		assert.ErrorIs(t, err, io.EOF, "a connection that sent %q, then waited: read %v; want Serve to answer and close it "+
-			"(task 6: set http.Server.%s — ReadHeaderTimeout does not cover that wait)", c.sent, err, c.fix)
+		if !errors.Is(err, io.EOF) {
+			t.Errorf("a connection that sent %q, then waited: got %q, then %v; want it answered and closed: http.Server.%s", c.sent, got, err, c.fix)
+		}
 		cancel()
-		select {
-		case <-served:
-		case <-time.After(patience):
-			t.Fatalf("Serve was still running %v after its context was cancelled", patience)
+		if served.await(patience); !served.returned() {
+			t.Fatalf("Serve still running %v after ctx ended", patience)
 		}
 	}
 }
+
+// serveLoopback runs Serve on a loopback port in a goroutine of its own, and
+// returns the port's address. The test ends ctx; its end waits for Serve.
+func serveLoopback(t *testing.T, ctx context.Context, h http.Handler, grace time.Duration) (string, *bgCall[struct{}]) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening on loopback: %v", err)
+	}
+	served := goCall(func() (struct{}, error) {
+		defer ln.Close() // if Serve returned early, the test's connections fail at once
+		return struct{}{}, Serve(ctx, ln, h, grace)
+	})
+	t.Cleanup(func() {
+		if served.await(patience); !served.returned() {
+			t.Errorf("Serve still running %v after its test ended", patience)
+		}
+	})
+	return ln.Addr().String(), served
+}
+
+// send opens a connection to addr, closed when the test ends, and sends text.
+func send(t *testing.T, addr, text string) net.Conn {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, patience)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", addr, err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.SetDeadline(time.Now().Add(2 * patience))
+	fmt.Fprint(conn, text)
+	return conn
+}
+
+// answer reads a response from conn: "STATUS BODY".
+func answer(conn net.Conn) (string, error) {
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return fmt.Sprintf("%d %s", resp.StatusCode, body), err
+}
+
+// serveEnded calls Serve with a context that has ended, for begun.
+func serveEnded() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil
+	}
+	defer ln.Close()
+	return Serve(ended(), ln, http.NotFoundHandler(), time.Second)
+}
+
+// shopKey is the key of a value that Serve's ctx carries.
+type shopKey struct{}
