@@ -23,15 +23,13 @@ func TestCallerGoesAway(t *testing.T) {
 			time.Sleep(3 * time.Second)
 			synctest.Wait()
 			if _, ok := returned(leaves); ok {
-				t.Fatalf("GET /stock answered 3s into a 10s delay, want it still waiting (task 2 first; a select with no default)")
+				t.Fatalf("GET /stock answered 3s into a 10s delay, want it still waiting (wait on the timer; a select with no default)")
 			}
 			leave()
 			synctest.Wait()
-			rec, ok := returned(leaves)
-			if !ok {
+			if rec, ok := returned(leaves); !ok {
 				t.Fatalf("GET /stock still waiting after its caller left, want it to return at once (select on the timer and r.Context().Done())")
-			}
-			if rec.Body.Len() > 0 {
+			} else if rec.Body.Len() > 0 {
 				t.Errorf("GET /stock answered %q after its caller left, want no answer (return)", rec.Body)
 			}
 			delayOf(t, <-stays)
@@ -41,9 +39,8 @@ func TestCallerGoesAway(t *testing.T) {
 		})
 	})
 
-	// The point of the step, on a real TCP connection: when a client hangs
-	// up, net/http cancels the request's context, and the handler returns
-	// within milliseconds. The margin is hundreds of times that.
+	// On a real TCP connection: when a client hangs up, net/http cancels the
+	// request's context, and the handler returns within milliseconds.
 	t.Run("TCP client hangs up", func(t *testing.T) {
 		leakcheck.Check(t)
 		svc := newTestService(3 * time.Second) // bounds a handler that never gives up

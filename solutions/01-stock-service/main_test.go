@@ -11,45 +11,28 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
 )
 
-// The server's shape in main.go is given complete: these tests pass from the
-// start, and show how a test drives run as `go run ./01-stock-service` would
-// (internal/runtest starts it on a free port of 127.0.0.1).
+// The server's shape in main.go is given complete: TestRun passes from the
+// start, and shows how a test drives run as `go run ./01-stock-service` would.
 func TestRun(t *testing.T) {
-	t.Run("serves until cancelled", func(t *testing.T) {
-		leakcheck.Check(t)
-		srv := runtest.Start(t, run, "-max-delay", "0s")
-		if resp, body := srv.Get(t, "/debug/vars"); resp.StatusCode != http.StatusOK {
-			t.Errorf("GET /debug/vars: got %d %s, want 200", resp.StatusCode, body)
+	for _, h2c := range []bool{false, true} {
+		name, args := "http1", []string{"-max-delay", "0s"}
+		if h2c {
+			name, args = "h2c", append(args, "-h2c")
 		}
-		if resp, err := h2cClient(t).Get("http://" + srv.Addr + "/debug/vars"); err == nil {
-			resp.Body.Close()
-			t.Errorf("run without -h2c: GET /debug/vars over h2c answered %s, want it refused (h2c is opt-in)", resp.Status)
-		}
-		if err := srv.Stop(); err != nil {
-			t.Errorf("run after its context was cancelled: got %v, want nil (a graceful shutdown)", err)
-		}
-	})
-
-	t.Run("h2c", func(t *testing.T) {
-		leakcheck.Check(t)
-		srv := runtest.Start(t, run, "-max-delay", "0s", "-h2c")
-		if resp, body := srv.Get(t, "/debug/vars"); resp.ProtoMajor != 1 { // srv.Get speaks HTTP/1.1
-			t.Errorf("run -h2c: GET /debug/vars over HTTP/1.1 came back as %s %s, want HTTP/1.1 still served", resp.Proto, body)
-		}
-		h2c := h2cClient(t)
-		if resp, err := h2c.Get("http://" + srv.Addr + "/debug/vars"); err != nil {
-			t.Errorf("run -h2c: GET /debug/vars over h2c: %v", err)
-		} else if resp.Body.Close(); resp.ProtoMajor != 2 {
-			t.Errorf("run -h2c: GET /debug/vars over h2c came back as %s, want HTTP/2.0", resp.Proto)
-		}
-		// Hang up first: a server shutting down gives an open HTTP/2
-		// connection a second to leave after it says goodbye (GOAWAY).
-		h2c.CloseIdleConnections()
-		if err := srv.Stop(); err != nil {
-			t.Errorf("run -h2c after its context was cancelled: got %v, want nil", err)
-		}
-	})
-
+		t.Run(name, func(t *testing.T) {
+			leakcheck.Check(t)
+			srv := runtest.Start(t, run, args...)
+			if resp, body := srv.Get(t, "/debug/vars"); resp.StatusCode != http.StatusOK { // over HTTP/1.1
+				t.Errorf("run %q: GET /debug/vars: got %d %s, want 200", args, resp.StatusCode, body)
+			}
+			if got, want := h2cProto(srv.Addr), map[bool]string{false: "refused", true: "HTTP/2.0"}[h2c]; got != want {
+				t.Errorf("run %q: GET /debug/vars over h2c: got %s, want %s (h2c is opt-in)", args, got, want)
+			}
+			if err := srv.Stop(); err != nil {
+				t.Errorf("run %q after its context was cancelled: got %v, want nil", args, err)
+			}
+		})
+	}
 	t.Run("bad flags", func(t *testing.T) {
 		for _, args := range [][]string{{"-max-delay", "-1s"}, {"-max-dealy", "1s"}} {
 			if err := run(t.Context(), args, io.Discard); err == nil || !strings.Contains(err.Error(), args[0][1:]) {
@@ -57,16 +40,21 @@ func TestRun(t *testing.T) {
 			}
 		}
 	})
-
 	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve, DefaultAddr: "localhost:4000", IdleTimeout: &idleTimeout, ReadTimeout: &readTimeout})
 }
 
-// h2cClient returns a client that speaks only HTTP/2 without TLS, with
-// prior knowledge: no upgrade, no fallback to HTTP/1.1. Its connections are
-// closed when the test ends.
-func h2cClient(t *testing.T) *http.Client {
+// h2cProto asks addr for GET /debug/vars over HTTP/2 without TLS, with prior
+// knowledge, and returns the answer's protocol, or "refused". It hangs up
+// before it returns: a server shutting down gives an open HTTP/2 connection
+// a second to leave.
+func h2cProto(addr string) string {
 	tr := &http.Transport{Protocols: new(http.Protocols)}
 	tr.Protocols.SetUnencryptedHTTP2(true)
-	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Get("http://" + addr + "/debug/vars")
+	if err != nil {
+		return "refused"
+	}
+	resp.Body.Close()
+	return resp.Proto
 }
