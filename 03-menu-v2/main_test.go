@@ -24,7 +24,7 @@ func TestRun(t *testing.T) {
 		stockURL, _ := fakestock.Loopback(t, fakestock.New())
 		srv := runtest.Start(t, run, "-stock-url", stockURL, "-timeout", "5s")
 		if resp, body := srv.Get(t, "/menu"); resp.StatusCode != http.StatusOK || !menutest.EqualJSON(body, menutest.MenuJSON) {
-			t.Errorf("GET /menu: got %d %s, want 200 and the menu", resp.StatusCode, body)
+			t.Errorf("GET /menu: got %d %s, want 200 and the menu", resp.StatusCode, strings.TrimSpace(body))
 		}
 		if err := srv.Stop(); err != nil {
 			t.Errorf("run after Ctrl-C: got %v, want nil", err)
