@@ -8,10 +8,12 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
-// firstRunNote is said before a first run: measured on the workshop's
-// 2-core machine with an empty build cache (GOCACHE=$(mktemp -d)).
+// firstRunNote is said before a first run. Its figure is the README's
+// quick start's (a cold first run on a quiet 2-core machine); on a machine
+// shared by many builds it took far longer (the floor, go test -run '^$' of
+// every step with GOCACHE=$(mktemp -d), 970 s at a load average of ~50).
 const firstRunNote = "first run: go test builds every step's tests, which compiles the standard library's HTTP stack once " +
-	"(about 35 s on a 2-core machine, with an empty build cache); later runs take seconds"
+	"(about a minute on a quiet 2-core machine with an empty build cache, longer on a busy one); later runs take seconds"
 
 // overview shows every step and task, ✓ or ✗, and then the next task.
 func (a *app) overview(ctx context.Context, args []string) int {
