@@ -18,11 +18,10 @@ func newTestMenu(stock *menutest.Stock) http.Handler {
 	return newMenuService(stock.Client(), menutest.StockURL).handler()
 }
 
-// Task 1: GET /menu answers 200 with the menu built from the stock.
 func TestMenu(t *testing.T) { menutest.ServesTheMenu(t, newTestMenu) }
 
-// Task 1: one menu item per flavour, in order, available when its stock is
-// above zero; an empty stock is an empty menu, not null.
+// One menu item per flavour, in order, available when its stock is above
+// zero; an empty stock is an empty menu, not null.
 func Example_buildMenu() {
 	for _, stock := range [][]flavour{
 		{{ID: "p", Name: "Pistachio", Stock: 0}, {ID: "m", Name: "Mint", Stock: 3}},
@@ -36,8 +35,6 @@ func Example_buildMenu() {
 	// []
 }
 
-// Task 2: every failure of the stock service is a 502 with a JSON error,
-// and the menu reads no more than maxStockBody bytes of it.
 func TestStockFailures(t *testing.T) {
 	menutest.AnswersBadGateway(t, newTestMenu, maxStockBody)
 	menutest.ReadsAtMostTheLimit(t, newTestMenu, maxStockBody)
@@ -49,5 +46,4 @@ func TestStockFailures(t *testing.T) {
 	})
 }
 
-// Task 3: the stock's response body is closed on every path.
 func TestStockBody(t *testing.T) { menutest.ClosesTheBody(t, newTestMenu, maxStockBody) }
