@@ -34,6 +34,7 @@ func ownReport() *Report {
 	r.Setup.Unfinished = map[string]string{"03-menu-v2": "0 of 3 tasks — measuring your starter"}
 	r.Results[0].Unfinished = r.Setup.unfinished(versions[1])
 	r.Goals = goals(r)
+	r.Checked, r.Build = 67.6, 48.6
 	return r
 }
 
@@ -44,6 +45,7 @@ func TestOwnUnfinishedStep(t *testing.T) {
 	var b bytes.Buffer
 	writeText(&b, r)
 	out := b.String()
+	assert.Contains(t, out, "your own steps, checked in 67.6s and built in 48.6s;", "the time spent asking which steps are finished, apart from the build")
 	assert.Contains(t, out, "v2 — menu v2\n  03-menu-v2: 0 of 3 tasks — measuring your starter\n", "the unfinished step, under v2's heading:\n%s", out)
 	assert.Regexp(t, `\n  not judged\s+v2 stock work for callers who had left .* — built from your unfinished 03-menu-v2\n`, out, "v2's goal")
 	assert.Regexp(t, `\n  met\s+v3 stock work for callers who had left`, out, "v3's goal, from finished steps")

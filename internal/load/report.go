@@ -29,7 +29,7 @@ func writeText(w io.Writer, r *Report) {
 		s.Conns, s.Duration, s.Scale, s.Timeout, s.MaxDelay)
 	what := "the solutions"
 	if s.Own {
-		what = "your own steps"
+		what = fmt.Sprintf("your own steps, checked in %.1fs and", r.Checked)
 	}
 	fmt.Fprintf(w, "%s, built in %.1fs; %d CPUs, %s; whole run %.1fs\n", what, r.Build, s.CPUs, s.GoVer, r.Total)
 	for _, res := range r.Results {
