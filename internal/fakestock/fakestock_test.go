@@ -72,7 +72,7 @@ func TestService(t *testing.T) {
 
 func TestScript(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		fake := New(Reply{Delay: time.Second}, Reply{Body: "not json"}, Reply{Size: 3 << 20})
+		fake := New(Reply{Delay: time.Second}, Reply{Size: 1 << 17}, Reply{Body: "not json"})
 		go fetch(t.Context(), t, fake)
 		time.Sleep(time.Second - 1)
 		synctest.Wait()
@@ -81,9 +81,9 @@ func TestScript(t *testing.T) {
 		}
 		time.Sleep(1)
 		synctest.Wait()
-		for i, want := range []string{"not json", "oversized", "oversized"} { // the last reply repeats
+		for i, want := range []string{"oversized", "not json", "not json"} { // the last reply repeats
 			_, body, err := fetch(t.Context(), t, fake)
-			if want == "oversized" && (len(body) != 3<<20 || !json.Valid([]byte(body))) || want != "oversized" && body != want || err != nil {
+			if want == "oversized" && (len(body) != 1<<17 || !json.Valid([]byte(body))) || want != "oversized" && body != want || err != nil {
 				t.Errorf("request %d: got %.40q (%d bytes), %v; want %s", i+2, body, len(body), err, want)
 			}
 		}
