@@ -27,11 +27,11 @@ func writeText(w io.Writer, r *Report) {
 	s := r.Setup
 	fmt.Fprintf(w, "\nIce Cream Corp load lab — %d connections, %v per version, -scale %g: menu timeout %v, stock delay 0–%v\n",
 		s.Conns, s.Duration, s.Scale, s.Timeout, s.MaxDelay)
-	what := "the solutions"
+	what := "the solutions,"
 	if s.Own {
 		what = fmt.Sprintf("your own steps, checked in %.1fs and", r.Checked)
 	}
-	fmt.Fprintf(w, "%s, built in %.1fs; %d CPUs, %s; whole run %.1fs\n", what, r.Build, s.CPUs, s.GoVer, r.Total)
+	fmt.Fprintf(w, "%s built in %.1fs; %d CPUs, %s; whole run %.1fs\n", what, r.Build, s.CPUs, s.GoVer, r.Total)
 	for _, res := range r.Results {
 		fmt.Fprintln(w)
 		writeResult(w, s, res)
