@@ -12,25 +12,22 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
 
-// errAny, as a wanted error, is any error at all.
-var errAny = errors.New("an error")
+var errAny = errors.New("an error") // as a wanted error: any error at all
 
 func TestPool(t *testing.T) {
 	begun(t, "Pool.Render", func() error {
 		return NewPool(1, func(context.Context, Job) error { return nil }).Render(context.Background(), Job{Name: "daily", Weight: 1})
 	})
 	leakcheck.Check(t)
-	errLeft, errInk := errors.New("the manager went home"), errors.New("out of ink")
-	const never = -1
+	errLeft, errInk, never := errors.New("the manager went home"), errors.New("out of ink"), time.Duration(-1)
 	type job struct {
-		name   string
-		weight int64
-		takes  time.Duration // to render
-		fails  error         // render fails at once with this
-		leave  time.Duration // its caller leaves (with errLeft) this long after asking; 0: never
-		at     time.Duration // want: rendering starts at (never: not rendered)
-		back   time.Duration // want: Render returns at
-		err    error         // want: Render's error wraps this
+		name     string
+		weight   int64
+		takes    time.Duration // to render
+		fails    error         // render fails at once with this
+		leave    time.Duration // its caller leaves (with errLeft) this long after asking; 0: never
+		at, back time.Duration // want: rendering starts at (never: not rendered), Render returns at
+		err      error         // want: Render's error wraps this
 	}
 	daily := func(n int, at time.Duration) job {
 		return job{name: fmt.Sprint("daily-", n), weight: 1, takes: time.Second, at: at, back: at + time.Second}

@@ -17,11 +17,9 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
 )
 
-// sharedTimeout is the bound the tests give every shared request.
-const sharedTimeout = 5 * time.Second
+const sharedTimeout = 5 * time.Second // the bound the tests give every shared request
 
-// traceKey is the context key of a trace id, a value that travels with a
-// request through every call it makes.
+// traceKey is the context key of a trace id, which travels with a request.
 type traceKey struct{}
 
 func TestShared(t *testing.T) {
@@ -57,8 +55,7 @@ func TestShared(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				// The stock service, and a record of the requests sent to it: "trace-0 5s",
-				// the caller's trace id and the time left to the request's deadline.
+				// The stock service, and the requests sent to it: "trace-0 5s", trace id and deadline.
 				fake, start := fakestock.New(tt.replies...), time.Now()
 				client := memnet.Serve(t, fake).Client()
 				var mu sync.Mutex

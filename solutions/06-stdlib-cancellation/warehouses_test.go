@@ -22,9 +22,7 @@ import (
 func TestWarehouses(t *testing.T) {
 	begun(t, "TotalStock", func() error { _, err := TotalStock(ended(), http.DefaultClient, nil, 1); return err })
 	leakcheck.Check(t)
-	errLeft := errors.New("the manager closed the dashboard")
-	slow := fakestock.Reply{Delay: 10 * time.Second}
-	second := fakestock.Reply{Delay: time.Second}
+	errLeft, slow, second := errors.New("the manager closed the dashboard"), fakestock.Reply{Delay: 10 * time.Second}, fakestock.Reply{Delay: time.Second}
 	tests := []struct {
 		name    string
 		replies map[string]fakestock.Reply
@@ -68,9 +66,8 @@ func TestWarehouses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				// A fake stock service per warehouse, at its own host
-				// (http://north.test/stock), all behind one server that
-				// counts the requests in flight.
+				// A fake stock service per warehouse, at its own host (http://north.test/stock),
+				// all behind one server that counts the requests in flight.
 				fakes, urls := map[string]*fakestock.Service{}, []string{}
 				for _, name := range sortedKeys(tt.replies) {
 					fakes[name] = fakestock.New(tt.replies[name])
