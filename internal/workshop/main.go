@@ -88,7 +88,8 @@ const usage = `go tool workshop: the workshop's runner
   go tool workshop watch [STEP]         check again each time you save a file of the step
   go tool workshop hint [STEP] [TASK]   one more hint each time you ask (-all: every hint)
   go tool workshop reset [-y] STEP      put the step's starter files back (asks first), as the
-                                        workshop's branch has them (upstream, else origin; -from REF)
+                                        workshop's branch has them (upstream, else origin; -from REF);
+                                        what it replaces is kept: reset -undo STEP brings it back
   go tool workshop mistakes [STEP] [TASK]  once a task is green: the wrong answers its tests reject,
                                         each with its diff and the message the tests give it
   go tool workshop verify [-short]      for instructors: the integrity check, every solution, and
