@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -181,9 +182,37 @@ func RunProblem(run *TestRun, stderr string) string {
 		if strings.HasPrefix(line, "panic: test timed out") {
 			return fmt.Sprintf("the tests hung%s and were stopped (%s):\n%s", where, line, indent(crashExcerpt(*run, line, 14)))
 		}
-		return fmt.Sprintf("the tests crashed%s (%s):\n%s", where, line, indent(crashExcerpt(*run, line, 14)))
+		said := ""
+		if msgs := testMessages(*run, 6); msgs != "" {
+			said = "What the tests said before it:\n" + indent(msgs) + "\n"
+		}
+		return fmt.Sprintf("the tests crashed%s (%s):\n%s%s", where, line, said, indent(crashExcerpt(*run, line, 14)))
 	}
 	return ""
+}
+
+// testLog matches a line a test logged (t.Errorf, t.Logf): "    x_test.go:12: …".
+var testLog = regexp.MustCompile(`^\s+\S+_test\.go:\d+: `)
+
+// testMessages returns up to max lines the tests of a crashed run logged
+// before it crashed: often the message that names the fix, which the
+// panic's stack alone does not.
+func testMessages(r TestRun, max int) string {
+	var lines []string
+	for _, name := range r.testsWithOutput() {
+		for _, l := range r.ByTest[name] {
+			if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+				break
+			}
+			if testLog.MatchString(l) {
+				lines = append(lines, strings.TrimSpace(l))
+			}
+		}
+	}
+	if len(lines) > max {
+		lines = append(lines[:max], fmt.Sprintf("[… %d more]", len(lines)-max))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // nonEmpty drops blank lines, and go's "# package" headings.
