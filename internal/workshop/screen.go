@@ -13,11 +13,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
 // A terminal is what watch needs to know of where it runs; tests fake it.
@@ -235,14 +238,12 @@ func (s *screenView) next(w *watcher) bool {
 		return false
 	}
 	if v.st.Finished() {
-		for i, st := range w.a.steps {
-			if st.Name == w.step.Name && i+1 < len(w.a.steps) {
-				w.step, w.last, w.focus, w.chosen = w.a.steps[i+1], nil, 0, 0
-				s.note = "Now watching " + w.step.Name + "."
-				return true
-			}
+		if next, ok := w.a.nextNotDone(w.step); ok {
+			w.step, w.last, w.focus, w.chosen = next, nil, 0, 0
+			s.note = "Now watching " + w.step.Name + "."
+			return true
 		}
-		s.note = "That was the last step."
+		s.note = "Every step is done."
 		return false
 	}
 	n := len(v.st.Tasks)
@@ -297,4 +298,22 @@ func (c crlf) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// nextNotDone returns the first step after step, in the course's order and
+// then from the start, that is not done as far as the results cache knows (a
+// step with no result cached counts as not done).
+func (a *app) nextNotDone(step course.Step) (course.Step, bool) {
+	i := slices.IndexFunc(a.steps, func(s course.Step) bool { return s.Name == step.Name })
+	for j := 1; j < len(a.steps); j++ {
+		next := a.steps[(i+j)%len(a.steps)]
+		hash, err := course.StepHash(a.root, next)
+		if err != nil {
+			return next, true
+		}
+		if st, ok := a.cache().Load(hash); !ok || !st.Finished() {
+			return next, true
+		}
+	}
+	return course.Step{}, false
 }

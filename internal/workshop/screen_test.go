@@ -186,3 +186,26 @@ func TestWatchScreenNext(t *testing.T) {
 	ft.press(t, "q")
 	assert.Equal(t, exitOK, ft.exit(t), "q quits")
 }
+
+// n on a step that is done moves to the next step not done, as the
+// overview's Next does: from the last step back to an earlier one.
+func TestWatchScreenNextStep(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return 0 }\n")
+	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
+	ft := &fakeTerminal{done: make(chan int, 1)}
+	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
+	require.NoError(t, err, "newAppAt")
+	pr, pw := io.Pipe()
+	a.term = terminal{isTerminal: true, keys: pr, makeRaw: func() (func(), error) { return func() {}, nil }}
+	ft.keys, ft.a = pw, a
+	go func() { ft.done <- a.watch(ctx(t), []string{"02"}) }()
+
+	ft.waitFor(t, "02-unsolved is done", 1)
+	ft.press(t, "n")
+	ft.waitFor(t, "Now watching 01-solved.", 1)
+	ft.press(t, "q")
+	assert.Equal(t, exitOK, ft.exit(t), "q quits")
+}
