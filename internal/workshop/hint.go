@@ -126,10 +126,10 @@ func (a *app) allTasksPass(step course.Step, st *course.StepStatus, n int) int {
 		fmt.Fprintf(w, "%s: every task's tests pass, but go vet does not — and no task's hint is about that.\n", step.Name)
 		fmt.Fprintf(w, "What it says:\n\n%s\n\n", indentText(limitLines(st.Vet, 12), "  "))
 		fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
-		fmt.Fprintf(w, "A task's hints all the same: go tool workshop hint %02d TASK (TASK from 1 to %d)\n", step.Num, n)
+		fmt.Fprintf(w, "For a task's hints anyway: go tool workshop hint %02d N (N from 1 to %d)\n", step.Num, n)
 		return exitOK
 	}
 	fmt.Fprintf(w, "%s is done: every task passes and go vet is clean. Nothing to hint at.\n", step.Name)
-	fmt.Fprintf(w, "A task's hints all the same: go tool workshop hint %02d TASK (TASK from 1 to %d)\n", step.Num, n)
+	fmt.Fprintf(w, "For a task's hints anyway: go tool workshop hint %02d N (N from 1 to %d)\n", step.Num, n)
 	return exitOK
 }
