@@ -9,75 +9,52 @@ import (
 	"time"
 )
 
-// merge calls Merge and checks that it returned something usable.
+// merge calls Merge, checks it returned something usable, and cancels it in t's cleanup.
 func merge(t *testing.T, a, b context.Context) (context.Context, context.CancelFunc) {
 	t.Helper()
 	ctx, cancel := Merge(a, b)
 	if ctx == nil || cancel == nil {
 		t.Fatal("Merge returned a nil context or cancel; want context.WithCancelCause's")
 	}
+	t.Cleanup(cancel)
 	return ctx, cancel
 }
 
 func TestMerge(t *testing.T) {
 	errClosing := errors.New("shop closing")
-
-	t.Run("either cancelled", func(t *testing.T) {
-		for _, which := range []string{"first", "second"} {
+	const h, s = time.Hour, time.Second
+	for _, tc := range []struct {
+		name               string
+		deadlineA, cancelA time.Duration // the first's deadline; when it is cancelled (0: never, < 0: already)
+		deadlineB, cancelB time.Duration // the second's; either ends with the reason errClosing
+		at                 time.Duration // when the merged context must end
+	}{
+		{"first cancelled", h, s, h, 0, s},
+		{"second cancelled", h, 0, h, s, s},
+		{"earlier deadline", 5 * s, 0, 2 * s, 0, 2 * s},
+		{"already ended", h, 0, h, -1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				a, cancelA := context.WithCancelCause(context.Background())
-				defer cancelA(nil)
-				b, cancelB := context.WithCancelCause(context.Background())
-				defer cancelB(nil)
-				ctx, cancel := merge(t, a, b)
-				defer cancel()
-				synctest.Wait()
-				if ctx.Err() != nil {
-					t.Fatalf("merged context = %v before either ended; want live", ctx.Err())
+				a, _ := newCtx(t, tc.deadlineA, tc.cancelA, errClosing)
+				b, _ := newCtx(t, tc.deadlineB, tc.cancelB, errClosing)
+				ctx, _ := merge(t, a, b)
+				if got := context.Cause(ctx); tc.at == 0 && !errors.Is(got, errClosing) {
+					t.Fatalf("context.Cause(merged) = %v right after merging an ended context; want %v (check b.Err() first: AfterFunc is a moment late)", got, errClosing)
 				}
-				map[string]context.CancelCauseFunc{"first": cancelA, "second": cancelB}[which](errClosing)
-				synctest.Wait()
-				if got := context.Cause(ctx); !errors.Is(got, errClosing) {
-					t.Errorf("context.Cause(merged) = %v after the %s was cancelled; want %v (AfterFunc on b; pass context.Cause on)", got, which, errClosing)
+				cause := returnsAt(t, "the merged context", tc.at, "AfterFunc on b", func() error { <-ctx.Done(); return context.Cause(ctx) })
+				if !errors.Is(cause, errClosing) {
+					t.Errorf("context.Cause(merged) = %v at %v; want %v (pass context.Cause on)", cause, tc.at, errClosing)
 				}
 			})
-		}
-	})
-
-	t.Run("earlier deadline", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			a, cancelA := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancelA()
-			b, cancelB := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancelB()
-			ctx, cancel := merge(t, a, b)
-			defer cancel()
-			what := "merged context, deadlines 5s and 2s,"
-			cause := returnsAt(t, what, 2*time.Second, "AfterFunc on b", func() error { <-ctx.Done(); return context.Cause(ctx) })
-			if !errors.Is(cause, context.DeadlineExceeded) {
-				t.Errorf("%s ended with %v; want %v", what, cause, context.DeadlineExceeded)
-			}
 		})
-	})
-
-	t.Run("already ended", func(t *testing.T) {
-		a, cancelA := context.WithCancel(context.Background())
-		defer cancelA()
-		b, cancelB := context.WithCancelCause(context.Background())
-		cancelB(errClosing)
-		ctx, cancel := merge(t, a, b)
-		defer cancel()
-		if got := context.Cause(ctx); !errors.Is(got, errClosing) {
-			t.Errorf("context.Cause(merged) = %v right after merging an ended context; want %v (check b.Err() first: AfterFunc is a moment late)", got, errClosing)
-		}
-	})
+	}
 
 	t.Run("values and own cancel", func(t *testing.T) {
 		type flavourKey struct{}
 		a, cancelA := context.WithTimeout(context.WithValue(context.Background(), flavourKey{}, "pistachio"), time.Hour)
 		defer cancelA()
-		b, cancelB := context.WithCancel(context.Background())
-		defer cancelB()
+		b, _ := newCtx(t, time.Hour, 0, nil)
 		ctx, cancel := merge(t, a, b)
 		want, _ := a.Deadline()
 		if got, ok := ctx.Deadline(); ctx.Value(flavourKey{}) != "pistachio" || !ok || !got.Equal(want) {
@@ -91,8 +68,7 @@ func TestMerge(t *testing.T) {
 	})
 }
 
-// AbortSignal.any([a, b]) has no counterpart in the context package: a child
-// has one parent. Merge builds it from WithCancelCause and AfterFunc.
+// AbortSignal.any([a, b]) has no counterpart: a context has one parent.
 func ExampleMerge() {
 	errShutdown := errors.New("server shutting down")
 	request, requestDone := context.WithCancel(context.Background())

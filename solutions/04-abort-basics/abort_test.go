@@ -11,31 +11,21 @@ import (
 
 func TestBatch(t *testing.T) {
 	errSpilled := errors.New("spilled the cone")
-	live := func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
-	cancelled := func() (context.Context, context.CancelFunc) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		return ctx, cancel
-	}
-	expired := func() (context.Context, context.CancelFunc) {
-		return context.WithDeadline(context.Background(), time.Unix(0, 0))
-	}
 	for _, tc := range []struct {
-		name   string
-		parent func() (context.Context, context.CancelFunc)
-		steps  string // a step per letter: o succeeds, f fails, a aborts the parent
-		ran    string // the steps run; ! marks one called with an ended context
-		want   error
+		name             string
+		deadline, cancel time.Duration // the parent's; cancel < 0: cancelled already
+		steps            string        // a step per letter: o succeeds, f fails, a aborts the parent
+		ran              string        // the steps run; ! marks one called with an ended context
+		want             error
 	}{
-		{"all succeed", live, "ooo", "ooo", nil},
-		{"parent aborted", live, "aoo", "a", context.Canceled},
-		{"parent already cancelled", cancelled, "o", "", context.Canceled},
-		{"parent past deadline", expired, "o", "", context.DeadlineExceeded},
-		{"step fails", live, "fo", "f", errSpilled},
+		{"all succeed", time.Hour, 0, "ooo", "ooo", nil},
+		{"parent aborted", time.Hour, 0, "aoo", "a", context.Canceled},
+		{"parent already cancelled", time.Hour, -1, "o", "", context.Canceled},
+		{"parent past deadline", -1, 0, "o", "", context.DeadlineExceeded},
+		{"step fails", time.Hour, 0, "fo", "f", errSpilled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			parent, abort := tc.parent()
-			defer abort()
+			parent, abort := newCtx(t, tc.deadline, tc.cancel, nil)
 			ran, last := "", context.Context(nil)
 			var steps []func(context.Context) error
 			for _, s := range tc.steps {
@@ -80,8 +70,7 @@ func TestSleep(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				ctx, cancel := newCtx(tc.deadline, tc.cancel, errClosing)
-				defer cancel()
+				ctx, _ := newCtx(t, tc.deadline, tc.cancel, errClosing)
 				what := fmt.Sprintf("Sleep(ctx, %v)", tc.d)
 				if err := returnsAt(t, what, tc.at, tc.fix, func() error { return Sleep(ctx, tc.d) }); !errors.Is(err, tc.want) {
 					t.Fatalf("%s = %v at %v; want %v (%s)", what, err, tc.at, tc.want, tc.fix)
@@ -92,8 +81,7 @@ func TestSleep(t *testing.T) {
 
 	t.Run("already cancelled", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancelCause(context.Background())
-			cancel(errClosing)
+			ctx, _ := newCtx(t, time.Hour, -1, errClosing)
 			for _, d := range []time.Duration{time.Hour, 0, -time.Second} {
 				for range 100 { // a select picks at random among ready cases
 					start := time.Now()
@@ -106,9 +94,8 @@ func TestSleep(t *testing.T) {
 	})
 }
 
-// new AbortController() and controller.abort(): in Go, context.WithCancel
-// returns both at once — the context (the signal you pass on) and the cancel
-// function (abort). signal.aborted is ctx.Err() != nil.
+// new AbortController() and controller.abort() are one call, context.WithCancel;
+// signal.aborted is ctx.Err() != nil.
 func ExampleBatch() {
 	ctx, abort := context.WithCancel(context.Background())
 	defer abort() // always: go vet's lostcancel check reminds you
@@ -127,8 +114,7 @@ func ExampleBatch() {
 	// aborted: true
 }
 
-// Node's timers/promises setTimeout(ms, value, { signal }) rejects with an
-// AbortError when the signal aborts. Sleep returns the context's error.
+// Node's setTimeout(ms, value, { signal }) rejects with an AbortError; Sleep returns ctx.Err().
 func ExampleSleep() {
 	fmt.Println("live:", Sleep(context.Background(), time.Millisecond))
 

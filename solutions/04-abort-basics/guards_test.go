@@ -1,8 +1,7 @@
 package abort
 
-// Guards: each test here exists to reject one particular wrong answer, named
-// in the mistake catalog (solutions/04-abort-basics/MISTAKES.md). The spec is
-// in the other test files.
+// Guards: each test here rejects one wrong answer of the mistake catalog
+// (solutions/04-abort-basics/MISTAKES.md); the spec is in the other files.
 
 import (
 	"context"
@@ -15,9 +14,8 @@ import (
 	"go.uber.org/goleak"
 )
 
-// A remove that leaves a goroutine waiting on the context: for a context
-// that lives as long as a server, one goroutine per removed listener. In real
-// time: a bubble cannot end with that goroutine in it.
+// A remove that leaves a goroutine waiting on the context (in real time: a
+// bubble cannot end with that goroutine in it).
 func TestOnAbortRemoveLeavesNoGoroutine(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -30,10 +28,8 @@ func TestOnAbortRemoveLeavesNoGoroutine(t *testing.T) {
 	}
 }
 
-// A merge that does not release what it registered on a and b when it ends.
-// To watch an opaqueContext the context package starts a goroutine, which
-// lives as long as the registration: a registration left behind shows as a
-// goroutine left behind.
+// A merge that does not release its registrations on a and b when it ends: the
+// context package watches an opaqueContext from a goroutine, which lives as long.
 func TestMergeLeavesNoGoroutine(t *testing.T) {
 	for _, end := range []string{"own cancel", "first ends", "second ends"} {
 		t.Run(end, func(t *testing.T) {
@@ -43,15 +39,13 @@ func TestMergeLeavesNoGoroutine(t *testing.T) {
 			defer endA()
 			defer endB()
 			ctx, cancel := merge(t, a, b)
-			defer cancel()
 			map[string]func(){"own cancel": cancel, "first ends": endA, "second ends": endB}[end]()
 			select {
 			case <-ctx.Done():
 			case <-time.After(2 * time.Second):
 				t.Fatalf("merged context still live 2s after %s", end)
 			}
-			// Before the deferred cancel: the merge's ending, however it
-			// ends, releases the registrations.
+			// before the cleanup's cancel: ending, however, releases them
 			if g := leaked(before); g != "" {
 				t.Errorf("after %s: %s; want none left watching a or b (call AfterFunc's stop when the merged context ends)", end, g)
 			}
@@ -59,8 +53,7 @@ func TestMergeLeavesNoGoroutine(t *testing.T) {
 	}
 }
 
-// opaqueContext is a context the context package knows nothing about: no
-// AfterFunc method, no context of its own inside.
+// opaqueContext is a context the context package knows nothing about.
 type opaqueContext struct{ done chan struct{} }
 
 func (opaqueContext) Deadline() (time.Time, bool) { return time.Time{}, false }
@@ -73,26 +66,22 @@ func (c opaqueContext) Err() error {
 	return nil
 }
 
-// A Do whose goroutine sends in a select with a default case: a result that
-// comes before Do waits in its select is dropped. lateWaiter makes that
-// order happen every time.
+// A Do whose goroutine sends in a select with a default case drops a result
+// that comes before Do waits: lateWaiter makes that order happen every time.
 func TestDoKeepsAnEarlyResult(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		v, err := Do(&lateWaiter{Context: ctx}, func() (string, error) { return "pistachio", nil })
 		if v != "pistachio" || err != nil {
-			t.Errorf("Do(ctx, fn done before Do waited) = (%q, %v); want (pistachio, <nil>) "+
-				"(a buffered channel and a plain send: a select with default drops the result)", v, err)
+			t.Errorf("Do(ctx, fn done before Do waited) = (%q, %v); want (pistachio, <nil>) (a buffered channel and a plain send)", v, err)
 		}
 	})
 }
 
-// lateWaiter is a context that makes Do late to its own select: when Do asks
-// for Done, lateWaiter first lets every other goroutine of the bubble run as
-// far as it can — fn's returns, and sends its result or gives up — before it
-// hands the channel over. It relies only on what the Context interface
-// documents.
+// lateWaiter makes Do late to its own select: Done first lets every other
+// goroutine of the bubble run as far as it can (fn returns, its result is sent
+// or dropped), relying only on what the Context interface documents.
 type lateWaiter struct {
 	context.Context
 	busy atomic.Bool // synctest.Wait must never run in two goroutines at once

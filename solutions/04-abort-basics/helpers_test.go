@@ -54,15 +54,18 @@ func checkErr(t *testing.T, what string, err error, is, not []error, msg, fix st
 	}
 }
 
-// newCtx returns, in a synctest bubble, a context with a deadline d from now,
-// cancelled with reason at cancelAt (0: never).
-func newCtx(d, cancelAt time.Duration, reason error) (context.Context, context.CancelFunc) {
-	ctx, cancelDeadline := context.WithTimeout(context.Background(), d)
+// newCtx returns a context with a deadline d from now (its cause: reason),
+// cancelled with reason at cancelAt (0: never, < 0: at once), ended by t's cleanup.
+func newCtx(t *testing.T, d, cancelAt time.Duration, reason error) (context.Context, context.CancelFunc) {
+	ctx, cancelDeadline := context.WithTimeoutCause(context.Background(), d, reason)
 	ctx, cancel := context.WithCancelCause(ctx)
-	if cancelAt > 0 {
+	if cancelAt < 0 {
+		cancel(reason)
+	} else if cancelAt > 0 {
 		time.AfterFunc(cancelAt, func() { cancel(reason) })
 	}
-	return ctx, func() { cancel(nil); cancelDeadline() }
+	t.Cleanup(func() { cancel(nil); cancelDeadline() })
+	return ctx, func() { cancel(nil) }
 }
 
 // leaked describes the first goroutine started since before that is still

@@ -36,8 +36,7 @@ func TestWithinTimeout(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				parent, cancel := newCtx(tc.deadline, tc.cancel, nil)
-				defer cancel()
+				parent, _ := newCtx(t, tc.deadline, tc.cancel, nil)
 				err := returnsAt(t, "WithinTimeout(3s)", tc.at, tc.fix, func() error { return WithinTimeout(parent, 3*time.Second, tc.fn) })
 				checkErr(t, fmt.Sprintf("WithinTimeout(3s) at %v", tc.at), err, tc.is, tc.not, tc.msg, tc.fix)
 			})
@@ -55,9 +54,8 @@ func TestWithinTimeout(t *testing.T) {
 	})
 }
 
-// AbortSignal.timeout(ms) aborts with a TimeoutError; a user's abort() gives
-// an AbortError. In Go both show in ctx.Err() — DeadlineExceeded or Canceled,
-// tested with errors.Is — and a reason of your own tells your timeout apart.
+// AbortSignal.timeout(ms) gives a TimeoutError, abort() an AbortError; in Go,
+// DeadlineExceeded or Canceled, and a reason of your own marks your timeout.
 func ExampleWithinTimeout() {
 	slowStock := func(ctx context.Context) error {
 		select {
@@ -67,8 +65,7 @@ func ExampleWithinTimeout() {
 			return fmt.Errorf("ask stock service: %w", ctx.Err())
 		}
 	}
-	// err reads "ask stock service: context deadline exceeded: took too
-	// long", or the like: what matters is what errors.Is finds in it.
+	// what matters is what errors.Is finds in err, not its text
 	err := WithinTimeout(context.Background(), 10*time.Millisecond, slowStock)
 	fmt.Println("timeout:", errors.Is(err, context.DeadlineExceeded), "- ours:", errors.Is(err, ErrTooSlow))
 

@@ -15,17 +15,14 @@ import (
 
 func TestDo(t *testing.T) {
 	errEmpty := errors.New("tub empty")
-	t.Run("waits while live", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			const want = `("pistachio", tub empty)`
-			got := returnsAt(t, "Do(live ctx, fn taking 3s)", 3*time.Second, "wait for fn's result", func() string {
-				v, err := Do(context.Background(), func() (string, error) { time.Sleep(3 * time.Second); return "pistachio", errEmpty })
-				return fmt.Sprintf("(%q, %v)", v, err)
-			})
-			if got != want {
-				t.Errorf("Do(live ctx, fn taking 3s) = %s; want %s (return fn's value and error)", got, want)
-			}
+	synctest.Test(t, func(t *testing.T) {
+		got := returnsAt(t, "Do(live ctx, fn taking 3s)", 3*time.Second, "wait for fn's result", func() string {
+			v, err := Do(context.Background(), func() (string, error) { time.Sleep(3 * time.Second); return "pistachio", errEmpty })
+			return fmt.Sprintf("(%q, %v)", v, err)
 		})
+		if want := `("pistachio", tub empty)`; got != want {
+			t.Errorf("Do(live ctx, fn taking 3s) = %s; want %s (return fn's value and error)", got, want)
+		}
 	})
 }
 
@@ -91,9 +88,7 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	}
 }
 
-// A promise that cannot be aborted can still be raced against the abort
-// event, as menu v2 did with Promise.race: the caller stops waiting, the work
-// goes on. Do is that race in Go, without the leak.
+// Promise.race([work, abortEvent]), as in menu v2: the caller stops waiting, the work goes on.
 func ExampleDo() {
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})
