@@ -55,7 +55,7 @@ func checkErr(t *testing.T, what string, err error, is, not []error, msg, fix st
 }
 
 // newCtx returns a context with a deadline d from now (its cause: reason),
-// cancelled with reason at cancelAt (0: never, < 0: at once), ended by t's cleanup.
+// cancelled with reason at cancelAt (0: never, < 0: at once) or by its cancel.
 func newCtx(t *testing.T, d, cancelAt time.Duration, reason error) (context.Context, context.CancelFunc) {
 	ctx, cancelDeadline := context.WithTimeoutCause(context.Background(), d, reason)
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -65,7 +65,7 @@ func newCtx(t *testing.T, d, cancelAt time.Duration, reason error) (context.Cont
 		time.AfterFunc(cancelAt, func() { cancel(reason) })
 	}
 	t.Cleanup(func() { cancel(nil); cancelDeadline() })
-	return ctx, func() { cancel(nil) }
+	return ctx, func() { cancel(reason) }
 }
 
 // leaked describes the first goroutine started since before that is still

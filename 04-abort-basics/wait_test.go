@@ -30,8 +30,7 @@ func TestDo(t *testing.T) {
 // an unbuffered channel, would leave its goroutine blocked and crash a bubble.
 func TestDoAlreadyEnded(t *testing.T) {
 	before := goleak.IgnoreCurrent()
-	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
-	defer cancel()
+	ctx, _ := newCtx(t, -1, 0, nil)
 	var called atomic.Bool
 	release := make(chan struct{})
 	v, err := Do(ctx, func() (string, error) {
@@ -54,8 +53,7 @@ func TestDoAlreadyEnded(t *testing.T) {
 // crash a bubble instead of failing this test.
 func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	before := goleak.IgnoreCurrent()
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
+	ctx, cancel := newCtx(t, time.Hour, 0, errors.New("customer left")) // a reason, which ctx.Err() does not carry
 	started, release := make(chan struct{}), make(chan struct{})
 	releaseFn := sync.OnceFunc(func() { close(release) })
 	defer releaseFn()
@@ -72,7 +70,7 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 		t.Fatal("Do(live ctx, fn) had not called fn after 5s; want it to run fn in a goroutine")
 	}
 
-	cancel(errors.New("customer left")) // a reason, which ctx.Err() does not carry
+	cancel()
 	select {
 	case got := <-done:
 		if want := `("", context canceled)`; got != want {

@@ -30,8 +30,8 @@ func TestOnAbort(t *testing.T) {
 			synctest.Wait()
 			afterRun := removeLate()
 			if !first || second || afterRun || early.Load() != 0 || late.Load() != 1 {
-				t.Errorf("remove() before cancel = %v, again %v, after the call = %v; calls after two cancels %d and %d; want true, false, false; 0 and 1 "+
-					"(return context.AfterFunc's stop)", first, second, afterRun, early.Load(), late.Load())
+				t.Errorf("remove() before cancel = %v, again %v, after the call = %v; calls after two cancels %d and %d; want true, false, false; 0 and 1 (return context.AfterFunc's stop)",
+					first, second, afterRun, early.Load(), late.Load())
 			}
 		})
 	})
