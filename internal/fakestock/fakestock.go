@@ -1,25 +1,7 @@
-// Package fakestock is a scripted stand-in for the Unpredictable Stock
-// Service, for testing the menu services that call it.
-//
-// Each request gets the next Reply of a script: answer after a delay, answer
-// with a given status or body, send headers and then stall, or hang up. The
-// fake records what became of every request — completed, abandoned by the
-// caller, or dropped — and when, in the clock of the test. Inside a
-// testing/synctest bubble that clock is virtual, so a test can say "the
-// upstream request was abandoned exactly 1s after it started" and mean it:
-//
-//	synctest.Test(t, func(t *testing.T) {
-//		fake := fakestock.New(fakestock.Reply{Delay: 10 * time.Second})
-//		srv := memnet.Serve(t, fake) // a real http.Server, in memory
-//		client := srv.Client()
-//		// … call the menu, which calls the fake through client …
-//		synctest.Wait()
-//		calls := fake.Calls()
-//		// calls[0].Outcome == fakestock.Abandoned, calls[0].Took() == time.Second
-//	})
-//
-// Serve the fake with internal/memnet for tests in virtual time, or with
-// Loopback for the few tests whose point is a real TCP connection.
+// Package fakestock is a scripted stand-in for the stock service: each
+// request gets the next Reply of a script, and the fake records what became
+// of it (completed, abandoned, dropped) and when, in the test's clock:
+// virtual inside a synctest bubble (serve it with memnet), real with Loopback.
 package fakestock
 
 import (
@@ -75,8 +57,7 @@ func (c Call) String() string {
 	return fmt.Sprintf("request %d %s after %v", c.N, c.Outcome, c.Took())
 }
 
-// Service is the fake stock service, an http.Handler. Its methods are safe
-// for concurrent use. Create it inside the synctest bubble that uses it.
+// Service is the fake stock service. Create it inside the bubble that uses it.
 type Service struct {
 	script []Reply
 
@@ -87,9 +68,8 @@ type Service struct {
 	changed  chan struct{} // closed and replaced each time a request starts or ends
 }
 
-// New returns a fake that answers request i with replies[i]; once the
-// script runs out, the last reply repeats. With no replies, every request
-// gets the stock JSON at once.
+// New returns a fake that answers request i with replies[i], then the last
+// one again; with no replies, the stock JSON at once.
 func New(replies ...Reply) *Service {
 	if len(replies) == 0 {
 		replies = []Reply{{}}
@@ -97,8 +77,7 @@ func New(replies ...Reply) *Service {
 	return &Service{script: replies, changed: make(chan struct{})}
 }
 
-// Calls returns the requests the fake has finished with, in the order they
-// ended.
+// Calls returns the requests the fake has finished with, in that order.
 func (s *Service) Calls() []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -137,7 +116,7 @@ func (s *Service) end(c Call) {
 	s.broadcast()
 }
 
-// broadcast wakes every Await. Call it with s.mu held.
+// broadcast wakes every Await; s.mu is held.
 func (s *Service) broadcast() {
 	close(s.changed)
 	s.changed = make(chan struct{})
@@ -150,8 +129,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	outcome := serve(w, r, reply)
 	s.end(Call{N: n, Reply: reply, Started: started, Ended: time.Now(), Outcome: outcome})
 	if outcome == Dropped {
-		// net/http closes the connection without a response
-		// when a handler panics with this value, and log nothing.
+		// net/http closes the connection without a response, and logs nothing.
 		panic(http.ErrAbortHandler)
 	}
 }

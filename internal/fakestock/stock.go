@@ -2,7 +2,6 @@ package fakestock
 
 import (
 	"encoding/json"
-
 	"io"
 	"strings"
 	"time"
@@ -22,8 +21,7 @@ var Flavours = []Flavour{
 	{ID: "8e884a8d-ae04-4518-80b7-377ee5bcecc6", Name: "Pistachio", Stock: 6437},
 }
 
-// StockJSON is the body the real stock service sends after working for
-// delay: {"stock":[…],"delay":<milliseconds>}.
+// StockJSON is the real service's body after working for delay.
 func StockJSON(delay time.Duration) string {
 	b, err := json.Marshal(struct {
 		Stock []Flavour `json:"stock"`
@@ -35,8 +33,7 @@ func StockJSON(delay time.Duration) string {
 	return string(b)
 }
 
-// padded returns a valid JSON body of exactly size bytes (at least 32): the
-// stock, with no flavours, and a long padding string.
+// padded returns a valid JSON body of exactly size bytes (at least 25).
 func padded(size int) io.Reader {
 	const head, tail = `{"stock":[],"padding":"`, `"}`
 	n := max(size-len(head)-len(tail), 0)

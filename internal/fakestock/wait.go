@@ -7,14 +7,8 @@ import (
 	"time"
 )
 
-// Await waits until at least n requests have ended, for at most within (in
-// the test's clock: virtual inside a synctest bubble, real outside), and
-// returns the calls. It fails the test, saying what it was waiting for,
-// if they have not ended by then.
-//
-// Await is for tests on real sockets. Inside a synctest bubble, call
-// synctest.Wait and then Calls: the bubble knows exactly when the fake is
-// done. Call it from the test's goroutine only, as t.Fatal.
+// Await returns the calls once at least n requests have ended, or fails the
+// test after within. It is for real sockets: in a bubble, synctest.Wait, then Calls.
 func (s *Service) Await(t testing.TB, n int, within time.Duration) []Call {
 	t.Helper()
 	deadline := time.NewTimer(within)
@@ -36,12 +30,8 @@ func (s *Service) Await(t testing.TB, n int, within time.Duration) []Call {
 	}
 }
 
-// Loopback serves h on a real TCP socket at 127.0.0.1 on a free port, for the
-// tests whose point is the real network. It returns the stock URL
-// (http://127.0.0.1:PORT/stock) and a client with a fresh http.Transport of
-// its own. Both are closed when the test ends, and so are the connections of
-// requests still running; call leakcheck.Check before Loopback so that the
-// leak check runs after they are closed.
+// Loopback serves h on a free port of 127.0.0.1 and returns its stock URL and
+// a client of its own, both closed, with any connection, when the test ends.
 func Loopback(t testing.TB, h http.Handler) (stockURL string, client *http.Client) {
 	t.Helper()
 	srv := httptest.NewServer(h)

@@ -1,21 +1,8 @@
 // Package leakcheck proves that a test leaves no goroutine behind.
 //
-// Call Check first thing in a test that starts goroutines, servers or
-// clients:
-//
-//	func TestSomething(t *testing.T) {
-//		leakcheck.Check(t)
-//		srv := httptest.NewServer(h) // its Close is registered after the check...
-//		t.Cleanup(srv.Close)         // ...so it runs before it: cleanups run last-in, first-out.
-//	}
-//
-// The check runs as the test's last cleanup, after every other cleanup has
-// closed what it opened, and fails the test with the stack of each goroutine
-// still running. goleak retries for a short while, so goroutines that are
-// already on their way out are not reported.
-//
-// A test that calls Check must not call t.Parallel: goleak cannot tell this
-// test's goroutines from those of a test running beside it.
+// Call Check first thing in a test, so that its cleanup runs last, after
+// every other cleanup has closed what it opened. A test that calls Check must
+// not call t.Parallel: goleak cannot tell its goroutines from another test's.
 package leakcheck
 
 import (
@@ -24,9 +11,8 @@ import (
 	"go.uber.org/goleak"
 )
 
-// Check registers a cleanup that fails t if goroutines started during the
-// test are still running when the test ends. Register it before anything
-// else, so that it runs after every other cleanup.
+// Check fails t, with their stacks, if goroutines started during the test are
+// still running when it ends (goleak retries briefly for those on their way out).
 func Check(t testing.TB) {
 	t.Helper()
 	before := goleak.IgnoreCurrent()

@@ -11,13 +11,9 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/cpu"
 )
 
-// BenchmarkMenu measures what one GET /menu costs when the stock service
-// answers at once: a client, the menu that newMenu returns and a stock
-// service that never waits, all in this process, over loopback TCP. Steps
-// 02 and 05 run it on their own menu, so that v3's cost per request can be
-// set beside v1's. Besides the wall-clock ns/op, it reports cpu-ns/op, the
-// CPU time the process used per request: on a machine busy with other work,
-// the wall clock mostly measures the wait for a CPU.
+// BenchmarkMenu measures one GET /menu over loopback TCP when the stock
+// answers at once, and reports cpu-ns/op besides ns/op: on a busy machine the
+// wall clock mostly measures the wait for a CPU.
 func BenchmarkMenu(b *testing.B, newMenu func(client *http.Client, stockURL string) http.Handler) {
 	leakcheck.Check(b)
 	stockURL, client := fakestock.Loopback(b, fakestock.New()) // answers at once

@@ -9,18 +9,11 @@ import (
 	"strings"
 )
 
-// DroppedSends reads the Go files of a menu package in fsys (a test embeds
-// them: //go:embed *.go, so that go test -overlay sees what it builds) and
-// describes each send in a select with a default case, if the package also
-// makes a channel with no room for a value: make(chan T) or make(chan T, 0).
-//
-// Such a send never blocks, so no goroutine leaks; but on a channel with no
-// room it succeeds only if the receiver is already waiting. When the fetch
-// finishes first — rare on a quiet laptop, bound to happen on a busy server
-// — the default case runs and the result is lost. No test can make one
-// goroutine slower than another on demand, so this check reads the source.
-// It goes by the package, not by the channel: a channel passed on to another
-// function, or kept in a field, is found all the same.
+// DroppedSends reads the Go files of a menu package in fsys (embedded by the
+// test, so that -overlay applies) and describes each send in a select with a
+// default case, if the package also makes an unbuffered channel anywhere:
+// such a send loses the result whenever the fetch finishes before anyone
+// waits, which no test can arrange on demand, so this reads the source.
 func DroppedSends(fsys fs.FS) ([]string, error) {
 	names, err := fs.Glob(fsys, "*.go")
 	if err != nil {
@@ -72,7 +65,6 @@ func DroppedSends(fsys fs.FS) ([]string, error) {
 	return found, nil
 }
 
-// isUnbufferedMake reports whether call is make(chan T) or make(chan T, 0).
 func isUnbufferedMake(call *ast.CallExpr) bool {
 	if fun, ok := call.Fun.(*ast.Ident); !ok || fun.Name != "make" || len(call.Args) == 0 {
 		return false

@@ -22,11 +22,8 @@ func Get(h http.Handler) *httptest.ResponseRecorder {
 	return rec
 }
 
-// serve serves req with h into rec. A handler that panics does not take the
-// test binary down with it: as an http.Server would, serve recovers, and it
-// writes where the panic happened into rec's body, so that the test's
-// message shows it ("menu answered 500: PANIC at menu.go:81: runtime error:
-// invalid memory address…"), and the test fails by assertion.
+// serve serves req with h into rec; a panic, recovered as an http.Server
+// would, writes "PANIC at menu.go:81: …" into the body, for the test's message.
 func serve(h http.Handler, rec *httptest.ResponseRecorder, req *http.Request) {
 	defer func() {
 		p := recover()
@@ -41,8 +38,8 @@ func serve(h http.Handler, rec *httptest.ResponseRecorder, req *http.Request) {
 	h.ServeHTTP(rec, req)
 }
 
-// panicSite is the file:line, in the folder the tests run in (go test runs
-// a package's tests in its folder), where the panic being recovered began.
+// panicSite is the file:line, in the folder the tests run in, where the panic
+// being recovered began.
 func panicSite() string {
 	here, _ := os.Getwd()
 	pc := make([]uintptr, 64)
@@ -58,8 +55,7 @@ func panicSite() string {
 	}
 }
 
-// Pending is a GET /menu served on its own goroutine, so that the test can
-// look at it, in virtual time, while it is still running.
+// Pending is a GET /menu served on its own goroutine.
 type Pending struct {
 	Rec   *httptest.ResponseRecorder
 	Start time.Time
@@ -72,8 +68,7 @@ func Start(h http.Handler) *Pending {
 	return StartRequest(h, httptest.NewRequest(http.MethodGet, "/menu", nil))
 }
 
-// StartRequest starts serving req with h: use it to give the menu's request
-// a context of the test's.
+// StartRequest starts serving req with h.
 func StartRequest(h http.Handler, req *http.Request) *Pending {
 	p := &Pending{Rec: httptest.NewRecorder(), Start: time.Now(), done: make(chan struct{})}
 	go func() {
@@ -94,8 +89,7 @@ func (p *Pending) Answered() bool {
 	}
 }
 
-// String says what the menu did so far, for "got %v, want …": "504 after
-// 1s: {…}", or "no answer after 1s".
+// String says what the menu did so far: "504 after 1s: {…}", or "no answer after 1s".
 func (p *Pending) String() string {
 	if !p.Answered() {
 		return fmt.Sprintf("no answer after %v", time.Since(p.Start))
@@ -103,15 +97,13 @@ func (p *Pending) String() string {
 	return fmt.Sprintf("%d after %v: %s", p.Rec.Code, p.Took, Body(p.Rec))
 }
 
-// MenuJSON is the menu built from the stock service's real stock
-// (fakestock.Flavours): Neopolitan, out of stock, is not available.
+// MenuJSON is the menu built from fakestock.Flavours.
 const MenuJSON = `{"menu":[` +
 	`{"id":"cf93d53f-7f60-4c9d-a543-ef217a09269b","name":"Cookies 'n' Cream","available":true},` +
 	`{"id":"41373bb6-e6fb-4606-8f01-1cd24e228939","name":"Neopolitan","available":false},` +
 	`{"id":"8e884a8d-ae04-4518-80b7-377ee5bcecc6","name":"Pistachio","available":true}]}`
 
-// AssertJSONError checks that rec is a JSON {"error": "…"} answer; fix says
-// what to do when it is not.
+// AssertJSONError checks that rec is a JSON {"error": "…"} answer.
 func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, fix string) {
 	t.Helper()
 	var body struct {
@@ -149,8 +141,7 @@ func MediaType(rec *httptest.ResponseRecorder) string {
 	return mt
 }
 
-// Body is the menu's answer for messages: without its final newline, and
-// cut short if it is long.
+// Body is the menu's answer for messages, trimmed and cut short.
 func Body(rec *httptest.ResponseRecorder) string {
 	s := strings.TrimSpace(rec.Body.String())
 	if len(s) > 120 {
@@ -159,10 +150,8 @@ func Body(rec *httptest.ResponseRecorder) string {
 	return s
 }
 
-// Wait reports whether the menu's handler returned within d of real time.
-// It is for tests on real sockets: inside a synctest bubble, where the menu
-// and its timer may be due at the same instant, sleep and call
-// synctest.Wait, then ask Answered.
+// Wait reports whether the menu's handler returned within d, for tests on
+// real sockets (in a bubble: sleep, synctest.Wait, then Answered).
 func (p *Pending) Wait(d time.Duration) bool {
 	timer := time.NewTimer(d)
 	defer timer.Stop()

@@ -11,24 +11,14 @@ import (
 	"testing"
 )
 
-// ErrNotTheGivenClient is what a menu gets when it calls the tests' stock
-// service without the client it was given: with http.Get, http.DefaultClient
-// or an http.Client of its own, which all go through http.DefaultTransport.
+// ErrNotTheGivenClient is what a menu gets when it reaches StockURL through
+// http.DefaultTransport (http.Get, DefaultClient, a client of its own).
 var ErrNotTheGivenClient = errors.New("menutest: use the client the menu was given; http.DefaultTransport cannot reach the tests' stock service")
 
-// Main runs a menu step's tests with http.DefaultTransport guarded, and
-// exits with their result. A step opts in with, in its guard_test.go:
-//
-//	func TestMain(m *testing.M) { menutest.Main(m) }
-//
-// While the tests run, http.DefaultTransport refuses hosts under .test
-// (reserved for testing by RFC 2606), such as StockURL's, at once and without
-// a DNS lookup. Otherwise a menu that reached past its client would look the
-// name up for real, and the first lookup inside a synctest bubble ties the
-// resolver to that bubble: the next test's lookup crashes the whole test
-// binary ("fatal error: send on synctest channel from outside bubble"). This
-// way the menu answers 502, and the test says which client to use. Other
-// hosts are not affected.
+// Main runs a menu step's tests while http.DefaultTransport refuses hosts
+// under .test (RFC 2606) at once: a real DNS lookup inside a synctest bubble
+// ties the resolver to it, and the next test's lookup crashes the binary
+// ("send on synctest channel from outside bubble"). The menu answers 502 instead.
 func Main(m *testing.M) {
 	restore := guardDefaultTransport()
 	code := m.Run()
@@ -37,9 +27,7 @@ func Main(m *testing.M) {
 }
 
 // guardDefaultTransport replaces http.DefaultTransport with a clone that
-// refuses hosts under .test, and returns a func that puts back the one it
-// replaced. The clone, not the original, is changed: a test binary that
-// does not call it keeps the standard library's transport untouched.
+// refuses hosts under .test, and returns a func that puts the original back.
 func guardDefaultTransport() (restore func()) {
 	orig := http.DefaultTransport
 	tr, ok := orig.(*http.Transport)

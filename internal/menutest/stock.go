@@ -1,11 +1,6 @@
-// Package menutest holds what the menu steps' tests share: a fake stock
-// service behind a real http.Server and client over in-memory connections,
-// ways to call GET /menu and watch it in virtual time, and checks of the
-// menu's answers.
-//
-// Each menu step (02, 03, 05) tests its own menuService; the scaffolding
-// around it lives here once, so that a learner reads the same words in every
-// step and a fix reaches them all.
+// Package menutest is what the menu steps' tests (02, 03, 05) share: a fake
+// stock service over in-memory connections, ways to call GET /menu and watch
+// it in virtual time, and checks of the menu's answers.
 package menutest
 
 import (
@@ -28,9 +23,8 @@ import (
 // nothing but the fake, whatever the host.
 const StockURL = "http://stock.test/stock"
 
-// Stock is a fake stock service served by a real http.Server over in-memory
-// connections (internal/memnet), so that tests run inside a synctest bubble,
-// in virtual time, and the fake sees what it would see on the wire.
+// Stock is a fake stock service served by a real http.Server over memnet, for
+// tests in a synctest bubble.
 type Stock struct {
 	*fakestock.Service
 	server *memnet.Server
@@ -39,15 +33,9 @@ type Stock struct {
 	bodies []*body // every response body handed to the menu
 }
 
-// NewStock returns a fake stock service that plays replies, for a test inside
-// a synctest bubble.
-//
-// When the test ends, even by failing half-way, it lets a minute of virtual
-// time pass, so that the fake and the menu finish whatever they were doing,
-// then closes any response body the menu left open (a fake still writing a
-// large body to nobody would block forever). A synctest bubble whose test
-// returns while its goroutines wait would crash the test binary instead of
-// letting the test report what went wrong.
+// NewStock returns a fake stock service that plays replies. When the test
+// ends, even half-way, it Settles, then closes the bodies the menu left open:
+// a bubble whose goroutines still wait would crash the test binary.
 func NewStock(t testing.TB, replies ...fakestock.Reply) *Stock {
 	t.Helper()
 	fake := fakestock.New(replies...)
@@ -57,8 +45,7 @@ func NewStock(t testing.TB, replies ...fakestock.Reply) *Stock {
 }
 
 // ServeStock returns a fake stock service that the menu reaches through h, a
-// handler that wraps fake (see HoldUntil), in real or virtual time. When the
-// test ends, it closes any response body the menu left open.
+// handler that wraps fake (see HoldUntil).
 func ServeStock(t testing.TB, fake *fakestock.Service, h http.Handler) *Stock {
 	t.Helper()
 	s := &Stock{Service: fake, server: memnet.Serve(t, h)}
@@ -67,13 +54,11 @@ func ServeStock(t testing.TB, fake *fakestock.Service, h http.Handler) *Stock {
 }
 
 // Settle lets a minute of virtual time pass, and everything come to rest.
-// Call it only inside a synctest bubble.
 func Settle() {
 	time.Sleep(time.Minute)
 	synctest.Wait()
 }
 
-// closeBodies closes every response body the fake handed out.
 func (s *Stock) closeBodies() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -82,14 +67,13 @@ func (s *Stock) closeBodies() {
 	}
 }
 
-// Client is the http.Client to give the menu: a real http.Transport that
-// reaches the fake, wrapped only to count the response bodies it hands out.
+// Client is the http.Client to give the menu.
 func (s *Stock) Client() *http.Client { return &http.Client{Transport: s} }
 
 // Close stops the fake at once, as a stock service that crashed would.
 func (s *Stock) Close() error { return s.server.Close() }
 
-// RoundTrip sends req to the fake and remembers the body it hands out.
+// RoundTrip sends req to the fake and keeps the body it hands out.
 func (s *Stock) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := s.server.Client().Transport.RoundTrip(req)
 	if err == nil {
@@ -115,7 +99,6 @@ func (s *Stock) OpenBodies() int {
 	return open
 }
 
-// body is a response body that knows whether the menu closed it.
 type body struct {
 	io.ReadCloser
 	closed atomic.Bool
@@ -126,9 +109,8 @@ func (b *body) Close() error {
 	return b.ReadCloser.Close()
 }
 
-// HoldUntil holds every request at the door until release is closed (or the
-// caller leaves), then lets h answer it. A test can then let the menu give up
-// first whatever the machine's speed, and only then let the stock answer.
+// HoldUntil holds every request until release is closed (or the caller
+// leaves), then lets h answer it: the menu gives up first, whatever the speed.
 func HoldUntil(release <-chan struct{}, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -139,8 +121,8 @@ func HoldUntil(release <-chan struct{}, h http.Handler) http.Handler {
 	})
 }
 
-// ClosedPortURL returns a stock URL on 127.0.0.1 where nothing listens: a
-// port that was free a moment ago, so connecting to it is refused.
+// ClosedPortURL returns a stock URL on a port of 127.0.0.1 that was free a
+// moment ago: connecting to it is refused.
 func ClosedPortURL(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -1,9 +1,7 @@
 package menutest
 
-// Version 1's behaviour, checked once for every menu step: whatever else a
-// later version does, when the stock service answers in time it behaves as
-// version 1 did. Each check covers one task of step 02; newMenu returns the
-// menu under test, asking stock for its stock list.
+// Version 1's behaviour, checked in every menu step: when the stock service
+// answers in time, every version behaves as version 1 did.
 
 import (
 	"net/http"
@@ -15,29 +13,23 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 )
 
-// ServesTheMenu checks that GET /menu answers 200 with the menu built from
-// the stock: one item per flavour, in order, available when its stock > 0.
-func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
-	for _, tc := range []struct{ name, stock, menu string }{
-		{"real stock", "", MenuJSON},
-		{"other stock", `{"stock":[{"id":"p","name":"Pistachio","stock":0},{"id":"m","name":"Mint","stock":1}]}`,
-			`{"menu":[{"id":"p","name":"Pistachio","available":false},{"id":"m","name":"Mint","available":true}]}`},
-		{"stock below zero", `{"stock":[{"id":"p","name":"Pistachio","stock":-1}]}`,
-			`{"menu":[{"id":"p","name":"Pistachio","available":false}]}`},
-		{"empty stock", `{"stock":[]}`, `{"menu":[]}`},
-	} {
+// replyCase is what the stock service does, and what the menu should do.
+type replyCase struct {
+	name  string
+	reply fakestock.Reply
+	fix   string // or, in ServesTheMenu, the menu
+}
+
+// eachReply calls check with the menu's answer to each case's reply, until the
+// first failure.
+func eachReply(t *testing.T, cases []replyCase, newMenu func(stock *Stock) http.Handler, check func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder)) {
+	for _, tc := range cases {
 		if !t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				stock := NewStock(t, fakestock.Reply{Body: tc.stock})
+				stock := NewStock(t, tc.reply)
 				rec := Get(newMenu(stock))
-
-				requireAskedOnce(t, stock, rec)
-				if rec.Code != http.StatusOK || MediaType(rec) != "application/json" {
-					t.Fatalf("got %d %s, Content-Type %q; want 200 with the menu as JSON (writeJSON)", rec.Code, Body(rec), rec.Result().Header.Get("Content-Type"))
-				}
-				if !EqualJSON(rec.Body.String(), tc.menu) {
-					t.Errorf("got %s, want %s (one item per flavour, available when its stock > 0; make, not var: nil encodes as null)", Body(rec), tc.menu)
-				}
+				synctest.Wait()
+				check(t, tc, stock, rec)
 			})
 		}) {
 			return // the first failure says enough
@@ -45,17 +37,33 @@ func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
 	}
 }
 
-// oneValue is the fix for a body that holds more than one JSON value.
+// ServesTheMenu checks that GET /menu answers 200 with the menu built from
+// the stock: one item per flavour, in order, available when its stock > 0.
+func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
+	eachReply(t, []replyCase{
+		{"real stock", fakestock.Reply{}, MenuJSON},
+		{"other stock", fakestock.Reply{Body: `{"stock":[{"id":"p","name":"Pistachio","stock":0},{"id":"m","name":"Mint","stock":1}]}`},
+			`{"menu":[{"id":"p","name":"Pistachio","available":false},{"id":"m","name":"Mint","available":true}]}`},
+		{"stock below zero", fakestock.Reply{Body: `{"stock":[{"id":"p","name":"Pistachio","stock":-1}]}`},
+			`{"menu":[{"id":"p","name":"Pistachio","available":false}]}`},
+		{"empty stock", fakestock.Reply{Body: `{"stock":[]}`}, `{"menu":[]}`},
+	}, newMenu, func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder) {
+		requireAskedOnce(t, stock, rec)
+		if rec.Code != http.StatusOK || MediaType(rec) != "application/json" {
+			t.Fatalf("got %d %s, Content-Type %q; want 200 with the menu as JSON (writeJSON)", rec.Code, Body(rec), rec.Result().Header.Get("Content-Type"))
+		}
+		if !EqualJSON(rec.Body.String(), tc.fix) {
+			t.Errorf("got %s, want %s (one item per flavour, available when its stock > 0; make, not var: nil encodes as null)", Body(rec), tc.fix)
+		}
+	})
+}
+
 const oneValue = "after Decode, dec.Token() must return io.EOF; dec.More() misses a stray }"
 
 // AnswersBadGateway checks that every failure of the stock service is a 502
 // with a JSON error; maxStockBody is the menu's limit.
 func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
-	for _, tc := range []struct {
-		name  string // what the stock service does
-		reply fakestock.Reply
-		fix   string
-	}{
+	eachReply(t, []replyCase{
 		{"hangs up", fakestock.Reply{Drop: true}, "an error from Get; then there is no body to close"},
 		{"answers 500", fakestock.Reply{Status: http.StatusInternalServerError, Body: `{"error":"out of cones"}`}, "check resp.StatusCode"},
 		{"answers 404 with a stock", fakestock.Reply{Status: http.StatusNotFound, Body: `{"stock":[]}`}, "check resp.StatusCode before decoding"},
@@ -70,96 +78,61 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 		{"null flavour", fakestock.Reply{Body: `{"stock":[null]}`}, "a null decodes to a flavour with no id and no name: check each flavour"},
 		{"flavour without a name", fakestock.Reply{Body: `{"stock":[{"id":"p","stock":1}]}`}, "check that each flavour has an id and a name"},
 		{"flavour without an id", fakestock.Reply{Body: `{"stock":[{"name":"Pistachio","stock":1}]}`}, "check that each flavour has an id and a name"},
-	} {
-		if !t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := NewStock(t, tc.reply)
-				rec := Get(newMenu(stock))
-
-				requireAskedOnce(t, stock, rec)
-				if rec.Code != http.StatusBadGateway {
-					t.Errorf("got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
-				}
-				AssertJSONError(t, rec, "answer with writeError")
-			})
-		}) {
-			return // the first failure says enough
-		}
-	}
-
-	t.Run("exactly the limit", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			if rec := Get(newMenu(NewStock(t, fakestock.Reply{Size: maxStockBody}))); rec.Code != http.StatusOK {
-				t.Errorf("a body of exactly maxStockBody bytes: got %d %s, want 200 (the limit is maxStockBody, not one byte less)", rec.Code, Body(rec))
+		{"exactly the limit", fakestock.Reply{Size: maxStockBody}, "the limit is maxStockBody, not one byte less"},
+	}, newMenu, func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder) {
+		if tc.name == "exactly the limit" {
+			if rec.Code != http.StatusOK {
+				t.Errorf("a body of exactly maxStockBody bytes: got %d %s, want 200 (%s)", rec.Code, Body(rec), tc.fix)
 			}
-		})
+			return
+		}
+		requireAskedOnce(t, stock, rec)
+		if rec.Code != http.StatusBadGateway {
+			t.Errorf("got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
+		}
+		AssertJSONError(t, rec, "answer with writeError")
 	})
 }
 
 // ReadsAtMostTheLimit checks that the menu stops reading a body that is too
 // large at maxStockBody bytes, whatever follows the JSON value.
 func ReadsAtMostTheLimit(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
-	for _, tc := range []struct {
-		name  string
-		reply fakestock.Reply
-	}{
-		{"2 MiB of JSON", fakestock.Reply{Size: 2 * maxStockBody}},
-		{"JSON then 2 MiB of junk", fakestock.Reply{Body: `{"stock":[]}` + strings.Repeat("x", 2*maxStockBody)}},
-	} {
-		if !t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := NewStock(t, tc.reply)
-				rec := Get(newMenu(stock))
-				synctest.Wait()
-
-				if rec.Code != http.StatusBadGateway {
-					t.Fatalf("got %d %s, want 502 (too large, or more than one JSON value)", rec.Code, Body(rec))
-				}
-				// The fake's connection is an unbuffered pipe: it finishes writing
-				// only if the menu reads it all. A body left open is task 3's business.
-				for _, call := range stock.Calls() {
-					if call.Outcome == fakestock.Completed {
-						t.Errorf("got the whole body read (%v), want reading to stop at maxStockBody (never drain with io.Copy(io.Discard, …))", call)
-					}
-				}
-			})
-		}) {
-			return // the first failure says enough
+	eachReply(t, []replyCase{
+		{"2 MiB of JSON", fakestock.Reply{Size: 2 * maxStockBody}, ""},
+		{"JSON then 2 MiB of junk", fakestock.Reply{Body: `{"stock":[]}` + strings.Repeat("x", 2*maxStockBody)}, ""},
+	}, newMenu, func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder) {
+		if rec.Code != http.StatusBadGateway {
+			t.Fatalf("got %d %s, want 502 (too large, or more than one JSON value)", rec.Code, Body(rec))
 		}
-	}
+		// The fake's connection is an unbuffered pipe: it finishes writing
+		// only if the menu reads it all. A body left open is task 3's business.
+		for _, call := range stock.Calls() {
+			if call.Outcome == fakestock.Completed {
+				t.Errorf("got the whole body read (%v), want reading to stop at maxStockBody (never drain with io.Copy(io.Discard, …))", call)
+			}
+		}
+	})
 }
 
 // ClosesTheBody checks that the stock's response body is closed on every
 // path; maxStockBody is the menu's limit.
 func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
-	for _, tc := range []struct {
-		name  string
-		reply fakestock.Reply
-	}{
-		{"after 200", fakestock.Reply{}},
-		{"after 500", fakestock.Reply{Status: http.StatusInternalServerError}},
-		{"after malformed JSON", fakestock.Reply{Body: "not json"}},
-		{"after no stock list", fakestock.Reply{Body: `{"flavours":[]}`}},
-		{"after too large", fakestock.Reply{Size: 2 * maxStockBody}},
-		{"after a hang-up", fakestock.Reply{Drop: true}},
-	} {
-		if !t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := NewStock(t, tc.reply)
-				rec := Get(newMenu(stock))
-
-				requireAskedOnce(t, stock, rec)
-				if strings.Contains(rec.Body.String(), "PANIC") {
-					t.Fatalf("got %s, want no panic (when Get fails, there is no body to close)", Body(rec))
-				}
-				if stock.OpenBodies() != 0 {
-					t.Errorf("menu answered %d: got the response body left open, want it closed (defer resp.Body.Close() right after a successful Get)", rec.Code)
-				}
-			})
-		}) {
-			return // the first failure says enough
+	eachReply(t, []replyCase{
+		{"after 200", fakestock.Reply{}, ""},
+		{"after 500", fakestock.Reply{Status: http.StatusInternalServerError}, ""},
+		{"after malformed JSON", fakestock.Reply{Body: "not json"}, ""},
+		{"after no stock list", fakestock.Reply{Body: `{"flavours":[]}`}, ""},
+		{"after too large", fakestock.Reply{Size: 2 * maxStockBody}, ""},
+		{"after a hang-up", fakestock.Reply{Drop: true}, ""},
+	}, newMenu, func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder) {
+		requireAskedOnce(t, stock, rec)
+		if strings.Contains(rec.Body.String(), "PANIC") {
+			t.Fatalf("got %s, want no panic (when Get fails, there is no body to close)", Body(rec))
 		}
-	}
+		if stock.OpenBodies() != 0 {
+			t.Errorf("menu answered %d: got the response body left open, want it closed (defer resp.Body.Close() right after a successful Get)", rec.Code)
+		}
+	})
 }
 
 // GuardsTheStockClient checks the client that main gives the menu: a

@@ -1,19 +1,7 @@
-// Package runtest starts a workshop service the way `go run` does — through
-// its run function, flags and all — on a free port of 127.0.0.1, so that a
-// test can talk to it over a real TCP connection and then stop it as Ctrl-C
-// would.
-//
-// Every service of the workshop has the same shape:
-//
-//	func run(ctx context.Context, args []string, stdout io.Writer) error
-//
-// It logs "addr=127.0.0.1:PORT" once it listens, serves until ctx is
-// cancelled, and returns nil after a graceful shutdown.
-//
-//	srv := runtest.Start(t, run, "-stock-url", stockURL)
-//	resp := srv.Get(t, "/menu")
-//	…
-//	assert.NoError(t, srv.Stop(), "run's result after a graceful shutdown")
+// Package runtest starts a workshop service as `go run` does, through its
+// run function (it logs "addr=127.0.0.1:PORT" once it listens, serves until
+// ctx ends, returns nil after a graceful shutdown), on a free port of
+// 127.0.0.1, so that a test can talk to it over TCP and stop it as Ctrl-C would.
 package runtest
 
 import (
@@ -51,10 +39,8 @@ type Server struct {
 	result  error
 }
 
-// Start calls run with args and "-addr 127.0.0.1:0" on a goroutine, and
-// returns once the service has logged the address it listens on. The service
-// is stopped, if the test has not stopped it, when the test ends. Call
-// leakcheck.Check before Start.
+// Start calls run with args and "-addr 127.0.0.1:0" on a goroutine, returns
+// once it has logged its address, and stops it when the test ends.
 func Start(t testing.TB, run RunFunc, args ...string) *Server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -83,8 +69,7 @@ func Start(t testing.TB, run RunFunc, args ...string) *Server {
 	return s
 }
 
-// Get sends GET path to the service and returns the response, its body
-// read and closed. It fails the test if the request fails.
+// Get sends GET path to the service and returns the response and its body.
 func (s *Server) Get(t testing.TB, path string) (*http.Response, string) {
 	t.Helper()
 	resp, err := s.client.Get("http://" + s.Addr + path)
@@ -100,10 +85,8 @@ func (s *Server) Get(t testing.TB, path string) (*http.Response, string) {
 	return resp, string(body)
 }
 
-// Stop cancels run's context, as Ctrl-C does through signal.NotifyContext,
-// and returns run's result: nil after a graceful shutdown. It returns an
-// error if run is still serving after 10s. Calling it again returns the
-// same result.
+// Stop cancels run's context, as Ctrl-C does, and returns run's result, or an
+// error if run still serves after patience; again, the same result.
 func (s *Server) Stop() error {
 	if s.stopped {
 		return s.result
@@ -118,30 +101,23 @@ func (s *Server) Stop() error {
 	return s.result
 }
 
-// IdleConn sends GET path on a connection of its own and reads the answer,
-// then sends "GET", the first three bytes of a second request, and nothing
-// more: a keep-alive connection left half used. It returns nil once the
-// service has closed that connection, and an error if it is still open after
-// within.
+// IdleConn sends GET path on a connection of its own, reads the answer, then
+// sends "GET" and nothing more; it returns an error unless the service closes
+// that connection within.
 func (s *Server) IdleConn(t testing.TB, path string, within time.Duration) error {
 	t.Helper()
 	return s.closes(t, "GET "+path+" HTTP/1.1\r\nHost: "+s.Addr+"\r\n\r\n", "GET", patience, within,
 		"a keep-alive connection that sent a request and then 3 bytes")
 }
 
-// BodyNeverSent sends GET path with a Content-Length of 1000 and no body, as
-// a client that declares a body and never sends it does. It returns nil once
-// the service has answered and closed that connection, and an error if it is
-// still open after within.
+// BodyNeverSent sends GET path with a Content-Length of 1000 and no body; it
+// returns an error unless the service answers and closes that connection within.
 func (s *Server) BodyNeverSent(t testing.TB, path string, within time.Duration) error {
 	t.Helper()
 	return s.closes(t, "GET "+path+" HTTP/1.1\r\nHost: "+s.Addr+"\r\nContent-Length: 1000\r\n\r\n", "", within, within,
 		"a request that declared a body and sent none")
 }
 
-// closes sends req on a connection of its own, reads the answer (within
-// answer), sends then, and reports an error unless the service closes the
-// connection within.
 func (s *Server) closes(t testing.TB, req, then string, answer, within time.Duration, what string) error {
 	conn, err := net.DialTimeout("tcp", s.Addr, patience)
 	if err != nil {
@@ -168,15 +144,13 @@ func (s *Server) closes(t testing.TB, req, then string, answer, within time.Dura
 	return nil // the service closed the connection
 }
 
-// ServeFunc is the serve function of a service's main.go: it serves srv on
-// ln until ctx ends, then shuts srv down, giving the requests in flight
-// grace to finish.
+// ServeFunc is a main.go's serve: srv on ln until ctx ends, then a shutdown
+// with grace for the requests in flight.
 type ServeFunc func(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, log *slog.Logger) error
 
 // OutliveGrace calls serve, with a grace of 50ms, on a server whose one
-// request waits for its context to end; it cancels serve's ctx once that
-// request is in flight, and returns serve's result. It fails the test if
-// serve, or the request, is still running 10s later.
+// request waits for its context; it cancels serve's ctx once that request is
+// in flight, and returns serve's result.
 func OutliveGrace(t testing.TB, serve ServeFunc) error {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -204,12 +178,15 @@ func OutliveGrace(t testing.TB, serve ServeFunc) error {
 	}()
 
 	timeout := time.After(patience)
-	select {
-	case <-inFlight:
-	case <-timeout:
-		srv.Close()
-		t.Fatalf("waited %v for a request to reach the handler; want serve to serve srv on ln", patience)
+	wait := func(c <-chan struct{}, msg string) {
+		select {
+		case <-c:
+		case <-timeout:
+			srv.Close()
+			t.Fatalf("%s %v later", msg, patience)
+		}
 	}
+	wait(inFlight, "no request reached the handler (serve srv on ln)")
 	cancel()
 	select {
 	case err = <-served:
@@ -217,17 +194,8 @@ func OutliveGrace(t testing.TB, serve ServeFunc) error {
 		srv.Close()
 		t.Fatalf("serve was still serving %v after its context was cancelled, with a grace of 50ms", patience)
 	}
-	select {
-	case <-ended:
-	case <-timeout:
-		srv.Close()
-		t.Fatalf("a request that outlived the grace of 50ms was still running %v later; want its context cancelled: Close after Shutdown", patience)
-	}
-	select {
-	case <-asked:
-	case <-timeout:
-		t.Fatalf("the client of the request cut short still waited %v later; want its connection closed", patience)
-	}
+	wait(ended, "a request that outlived the grace of 50ms (Close after Shutdown cancels it) was still running")
+	wait(asked, "its client (its connection closed ends it) still waited")
 	return err
 }
 
