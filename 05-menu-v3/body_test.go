@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
@@ -15,14 +14,12 @@ import (
 func TestDeadlineCoversBody(t *testing.T) {
 	guard(t)
 	for _, headers := range []time.Duration{0, 600 * time.Millisecond} {
-		t.Run("headers after "+headers.String(), func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := menutest.NewStock(t, fakestock.Reply{Delay: headers, StallBody: true})
-				menu := menutest.Start(newTestMenu(stock))
-				requireAnswer(t, menu, testTimeout, "cancel once the body is read: defer cancel() in fetchStockWithin")
-				check(t, menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504: reading the body is part of the call", menu)
-				requireAbandoned(t, stock, menu, testTimeout, "the body is read under the same context")
-			})
+		bubble(t, "headers after "+headers.String(), func(t *testing.T) {
+			stock := menutest.NewStock(t, fakestock.Reply{Delay: headers, StallBody: true})
+			menu := menutest.Start(newTestMenu(stock))
+			requireAnswer(t, menu, testTimeout, "cancel once the body is read: defer cancel() in fetchStockWithin")
+			check(t, menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504: reading the body is part of the call", menu)
+			requireAbandoned(t, stock, menu, testTimeout, "the body is read under the same context")
 		})
 	}
 }

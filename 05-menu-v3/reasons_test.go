@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
@@ -33,42 +32,35 @@ func TestReasons(t *testing.T) {
 		says     string // in the answer
 		fix      string
 	}{
-		{"our timeout", slow, nil, 0, false, testTimeout, http.StatusGatewayTimeout, menutest.StockURL,
-			"wrap context.Cause(ctx) beside the call's own error"},
-		{"stock hangs up", fakestock.Reply{Delay: 300 * ms, Drop: true}, nil, 0, false, 300 * ms, http.StatusBadGateway, "",
-			"the stock service failed"},
-		{"stock answers 504", fakestock.Reply{Delay: 300 * ms, Status: http.StatusGatewayTimeout}, nil, 0, false, 300 * ms, http.StatusBadGateway, "",
-			"its timeout is not ours: errors.Is(err, errStockTooSlow)"},
-		{"dial timeout", fakestock.Reply{}, dialTimeout{}, 0, false, 300 * ms, http.StatusBadGateway, "i/o timeout",
-			"no context of ours ended: ask the context, not errors.Is(err, context.DeadlineExceeded)"},
-		{"too large late", fakestock.Reply{}, lateOverflow{}, 0, false, testTimeout, http.StatusBadGateway, (&http.MaxBytesError{}).Error(),
-			"label only an error that is the context's ending, not every error once ctx.Err() != nil"},
+		{"our timeout", slow, nil, 0, false, testTimeout, http.StatusGatewayTimeout, menutest.StockURL, "wrap context.Cause(ctx) beside the call's own error"},
+		{"stock hangs up", fakestock.Reply{Delay: 300 * ms, Drop: true}, nil, 0, false, 300 * ms, http.StatusBadGateway, "", "the stock service failed"},
+		{"stock answers 504", fakestock.Reply{Delay: 300 * ms, Status: http.StatusGatewayTimeout}, nil, 0, false, 300 * ms, http.StatusBadGateway, "", "its timeout is not ours: errors.Is(err, errStockTooSlow)"},
+		{"dial timeout", fakestock.Reply{}, dialTimeout{}, 0, false, 300 * ms, http.StatusBadGateway, "i/o timeout", "no context of ours ended: ask the context, not errors.Is(err, context.DeadlineExceeded)"},
+		{"too large late", fakestock.Reply{}, lateOverflow{}, 0, false, testTimeout, http.StatusBadGateway, (&http.MaxBytesError{}).Error(), "label only an error that is the context's ending, not every error once ctx.Err() != nil"},
 		{"caller hangs up", slow, nil, 300 * ms, false, 300 * ms, statusClientClosedRequest, "", "r.Context() ended: answer 499"},
 		{"caller deadline", slow, nil, 500 * ms, true, 500 * ms, statusClientClosedRequest, "", "r.Context() ended: answer 499"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				client := &http.Client{Transport: tc.stock}
-				if tc.stock == nil {
-					client = menutest.NewStock(t, tc.reply).Client()
-				} else {
-					t.Cleanup(menutest.Settle)
-				}
-				svc := newMenuService(client, menutest.StockURL, testTimeout)
-				var logs strings.Builder // read once the handler has returned
-				svc.log = slog.New(slog.NewTextHandler(&logs, nil))
-				menu := startCaller(t, svc.handler(), tc.leave, tc.deadline)
-				requireAnswer(t, menu, tc.at, tc.fix)
-				if tc.want == statusClientClosedRequest {
-					assertCallerGone(t, menu)
-					check(t, logs.Len() > 0, "got no line in s.log, want one: the 499 may reach nobody")
-					check(t, !strings.Contains(logs.String(), errStockTooSlow.Error()), "s.log says %s; want no word of our timeout: label it with context.WithTimeoutCause, read it with context.Cause", logs.String())
-					return
-				}
-				check(t, menu.Rec.Code == tc.want, "got %v, want %d (%s)", menu, tc.want, tc.fix)
-				menutest.AssertJSONError(t, menu.Rec, "writeError")
-				check(t, strings.Contains(menu.Rec.Body.String(), tc.says), "got %v, want the call's own error in the answer (%s)", menu, tc.fix)
-			})
+		bubble(t, tc.name, func(t *testing.T) {
+			client := &http.Client{Transport: tc.stock}
+			if tc.stock == nil {
+				client = menutest.NewStock(t, tc.reply).Client()
+			} else {
+				t.Cleanup(menutest.Settle)
+			}
+			svc := newMenuService(client, menutest.StockURL, testTimeout)
+			var logs strings.Builder // read once the handler has returned
+			svc.log = slog.New(slog.NewTextHandler(&logs, nil))
+			menu := startCaller(t, svc.handler(), tc.leave, tc.deadline)
+			requireAnswer(t, menu, tc.at, tc.fix)
+			if tc.want == statusClientClosedRequest {
+				assertCallerGone(t, menu)
+				check(t, logs.Len() > 0, "got no line in s.log, want one: the 499 may reach nobody")
+				check(t, !strings.Contains(logs.String(), errStockTooSlow.Error()), "s.log says %s; want no word of our timeout: label it with context.WithTimeoutCause, read it with context.Cause", logs.String())
+				return
+			}
+			check(t, menu.Rec.Code == tc.want, "got %v, want %d (%s)", menu, tc.want, tc.fix)
+			menutest.AssertJSONError(t, menu.Rec, "writeError")
+			check(t, strings.Contains(menu.Rec.Body.String(), tc.says), "got %v, want the call's own error in the answer (%s)", menu, tc.fix)
 		})
 	}
 }

@@ -4,10 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
-
-	"github.com/stretchr/testify/assert"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
@@ -19,43 +16,34 @@ func TestTimeout(t *testing.T) {
 	guard(t)
 	const fix = "a context with a timeout, passed to the request: http.NewRequestWithContext; no goroutine, no channel"
 	for _, timeout := range []time.Duration{time.Second, 250 * time.Millisecond} {
-		t.Run(timeout.String(), func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := menutest.NewStock(t, slow)
-				menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, timeout).handler())
-				requireAnswer(t, menu, timeout, fix)
-				check(t, menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504", menu)
-				menutest.AssertJSONError(t, menu.Rec, "writeError")
-				check(t, strings.Contains(menu.Rec.Body.String(), menutest.StockURL), "got %v, want the call's own error beside errStockTooSlow (wrap both)", menu)
-				requireAbandoned(t, stock, menu, timeout, fix)
-			})
+		bubble(t, timeout.String(), func(t *testing.T) {
+			stock := menutest.NewStock(t, slow)
+			menu := menutest.Start(newMenuService(stock.Client(), menutest.StockURL, timeout).handler())
+			requireAnswer(t, menu, timeout, fix)
+			menutest.CheckAnswer(t, menu.Rec, http.StatusGatewayTimeout)
+			check(t, strings.Contains(menu.Rec.Body.String(), menutest.StockURL), "got %v, want the call's own error beside errStockTooSlow (wrap both)", menu)
+			requireAbandoned(t, stock, menu, timeout, fix)
 		})
 	}
 
-	t.Run("200 just in time", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t, fakestock.Reply{Delay: testTimeout - time.Nanosecond})
-			menu := menutest.Start(newTestMenu(stock))
-			requireAnswer(t, menu, testTimeout-time.Nanosecond, "an answer in time is served")
-			check(t, menu.Rec.Code == http.StatusOK, "got %v, want 200", menu)
-			assert.JSONEq(t, menutest.MenuJSON, menu.Rec.Body.String(), "got the wrong menu")
-		})
+	bubble(t, "200 just in time", func(t *testing.T) {
+		stock := menutest.NewStock(t, fakestock.Reply{Delay: testTimeout - time.Nanosecond})
+		menu := menutest.Start(newTestMenu(stock))
+		requireAnswer(t, menu, testTimeout-time.Nanosecond, "an answer in time is served")
+		menutest.CheckAnswer(t, menu.Rec, http.StatusOK)
 	})
 
-	t.Run("100 at once", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t, slow)
-			h := newTestMenu(stock)
-			menus := make([]*menutest.Pending, 100)
-			for i := range menus {
-				menus[i] = menutest.Start(h)
-			}
-			time.Sleep(testTimeout)
-			synctest.Wait()
-			for _, menu := range menus {
-				must(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504 after 1s", menu)
-			}
-			check(t, stock.InFlight() == 0, "stock calls still running after 100 menus answered 504, want none (each menu cancels its own)")
-		})
+	bubble(t, "100 at once", func(t *testing.T) {
+		stock := menutest.NewStock(t, slow)
+		h := newTestMenu(stock)
+		menus := make([]*menutest.Pending, 100)
+		for i := range menus {
+			menus[i] = menutest.Start(h)
+		}
+		pass(testTimeout)
+		for _, menu := range menus {
+			must(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504 after 1s", menu)
+		}
+		check(t, stock.InFlight() == 0, "stock calls still running after 100 menus answered 504, want none (each menu cancels its own)")
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
@@ -39,41 +38,26 @@ func checkVars(t testing.TB, h http.Handler, want map[string]int, after string) 
 func TestCounters(t *testing.T) {
 	guard(t)
 
-	t.Run("by reason", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t,
-				fakestock.Reply{},           // answered at once
-				slow,                        // our timeout
-				slow,                        // the caller hangs up after 300ms
-				fakestock.Reply{Drop: true}, // the stock service fails: 502, no abort
-				slow,                        // the caller's own deadline passes after 500ms
-			)
-			h := newTestMenu(stock)
-			checkVars(t, h, map[string]int{"requests": 0, "aborted_by_timeout": 0, "aborted_by_client": 0, "failed_fast": 0}, "nothing")
-			menutest.Get(h)
-			menutest.Start(h)
-			time.Sleep(testTimeout)
-			startCaller(t, h, 300*time.Millisecond, false)
-			time.Sleep(300 * time.Millisecond)
-			synctest.Wait()
-			menutest.Get(h)
-			startCaller(t, h, 500*time.Millisecond, true)
-			time.Sleep(500 * time.Millisecond)
-			synctest.Wait()
-			checkVars(t, h, map[string]int{"requests": 5, "aborted_by_timeout": 1, "aborted_by_client": 2, "failed_fast": 0},
-				"a menu, a timeout, a hang-up, a 502 and a caller's deadline (count each request in handleMenu, by the reason task 4 found)")
-		})
-	})
-
-	t.Run("per service", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t, fakestock.Reply{})
-			first, second := newTestMenu(stock), newTestMenu(stock)
-			menutest.Get(first)
-			menutest.Get(first)
-			menutest.Get(second)
-			got := []int{menuVars(t, first)["requests"], menuVars(t, second)["requests"]}
-			check(t, got[0] == 2 && got[1] == 1, "requests after 2 GET /menu on one service, 1 on another: got %v, want [2 1] (each service counts its own)", got)
-		})
+	bubble(t, "by reason", func(t *testing.T) {
+		stock := menutest.NewStock(t,
+			fakestock.Reply{},           // answered at once
+			slow,                        // our timeout
+			slow,                        // the caller hangs up after 300ms
+			fakestock.Reply{Drop: true}, // the stock service fails: 502, no abort
+			slow,                        // the caller's own deadline passes after 500ms
+		)
+		h, other := newTestMenu(stock), newTestMenu(stock)
+		zero := map[string]int{"requests": 0, "aborted_by_timeout": 0, "aborted_by_client": 0, "failed_fast": 0}
+		checkVars(t, h, zero, "nothing")
+		menutest.Get(h)
+		menutest.Start(h)
+		time.Sleep(testTimeout)
+		startCaller(t, h, 300*time.Millisecond, false)
+		pass(300 * time.Millisecond)
+		menutest.Get(h)
+		startCaller(t, h, 500*time.Millisecond, true)
+		pass(500 * time.Millisecond)
+		checkVars(t, h, map[string]int{"requests": 5, "aborted_by_timeout": 1, "aborted_by_client": 2, "failed_fast": 0}, "a menu, a timeout, a hang-up, a 502 and a caller's deadline (count each request in handleMenu, by the reason task 4 found)")
+		checkVars(t, other, zero, "5 requests to another service (each service counts its own)")
 	})
 }

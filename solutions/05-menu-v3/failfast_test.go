@@ -19,8 +19,7 @@ func timeOut(t testing.TB, h http.Handler, n int) {
 	t.Helper()
 	for i := range n {
 		menu := menutest.Start(h)
-		time.Sleep(testTimeout)
-		synctest.Wait()
+		pass(testTimeout)
 		must(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout, "timeout %d of %d in a row: got %v, want 504 after 1s (fewer than failAfter timeouts in a row open nothing)", i+1, n, menu)
 	}
 }
@@ -56,19 +55,15 @@ func requireCall(t testing.TB, stock *menutest.Stock, h http.Handler, when strin
 func TestFailFast(t *testing.T) {
 	guard(t)
 
-	t.Run("opens after 5", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t, slow)
-			h := newTestMenu(stock)
-			timeOut(t, h, 4)
-			requireCall(t, stock, h, "after 4 timeouts")
-			time.Sleep(testTimeout)
-			synctest.Wait()
-			requireFailFast(t, stock, h, 1, "after 5 timeouts")
-			requireFailFast(t, stock, h, 1, "after 5 timeouts")
-			checkVars(t, h, map[string]int{"requests": 7, "aborted_by_timeout": 5, "aborted_by_client": 0, "failed_fast": 2},
-				"5 timeouts and 2 answers 503 (count every request, before the breaker; each 503 in s.failedFast)")
-		})
+	bubble(t, "opens after 5", func(t *testing.T) {
+		stock := menutest.NewStock(t, slow)
+		h := newTestMenu(stock)
+		timeOut(t, h, 4)
+		requireCall(t, stock, h, "after 4 timeouts")
+		pass(testTimeout)
+		requireFailFast(t, stock, h, 1, "after 5 timeouts")
+		requireFailFast(t, stock, h, 1, "after 5 timeouts")
+		checkVars(t, h, map[string]int{"requests": 7, "aborted_by_timeout": 5, "aborted_by_client": 0, "failed_fast": 2}, "5 timeouts and 2 answers 503 (count every request, before the breaker; each 503 in s.failedFast)")
 	})
 
 	for _, tc := range []struct {
@@ -76,15 +71,13 @@ func TestFailFast(t *testing.T) {
 		reply fakestock.Reply
 		want  int
 	}{{"200 resets", fakestock.Reply{}, http.StatusOK}, {"502 resets", fakestock.Reply{Status: http.StatusInternalServerError}, http.StatusBadGateway}} {
-		t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := menutest.NewStock(t, slow, slow, slow, slow, tc.reply, slow)
-				h := newTestMenu(stock)
-				timeOut(t, h, 4)
-				must(t, menutest.Get(h).Code == tc.want, "the stock service answered at once")
-				timeOut(t, h, 4)
-				requireCall(t, stock, h, "after 4 timeouts, an answer in time, 4 timeouts (done(answered): it ends the run)")
-			})
+		bubble(t, tc.name, func(t *testing.T) {
+			stock := menutest.NewStock(t, slow, slow, slow, slow, tc.reply, slow)
+			h := newTestMenu(stock)
+			timeOut(t, h, 4)
+			must(t, menutest.Get(h).Code == tc.want, "the stock service answered at once")
+			timeOut(t, h, 4)
+			requireCall(t, stock, h, "after 4 timeouts, an answer in time, 4 timeouts (done(answered): it ends the run)")
 		})
 	}
 
@@ -92,45 +85,30 @@ func TestFailFast(t *testing.T) {
 		name     string
 		deadline bool
 	}{{"caller hangs up", false}, {"caller deadline", true}} {
-		t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				stock := menutest.NewStock(t, slow)
-				h := newTestMenu(stock)
-				timeOut(t, h, 4)
-				startCaller(t, h, 300*time.Millisecond, tc.deadline)
-				time.Sleep(300 * time.Millisecond)
-				synctest.Wait()
-				menu := requireCall(t, stock, h, "after 4 timeouts and a caller who left (no timeout: leave done to the defer)")
-				time.Sleep(testTimeout)
-				synctest.Wait()
-				must(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504 after 1s", menu)
-				requireFailFast(t, stock, h, 1, "after 4 timeouts, a caller who left, a timeout (no answer either: it resets nothing)")
-			})
-		})
-	}
-
-	t.Run("trial leaves", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
+		bubble(t, tc.name, func(t *testing.T) {
 			stock := menutest.NewStock(t, slow)
 			h := newTestMenu(stock)
-			timeOut(t, h, 5)
+			timeOut(t, h, 4)
+			startCaller(t, h, 300*time.Millisecond, tc.deadline)
+			pass(300 * time.Millisecond)
+			menu := requireCall(t, stock, h, "after 4 timeouts and a caller who left (no timeout: leave done to the defer)")
+			pass(testTimeout)
+			must(t, menu.Answered() && menu.Rec.Code == http.StatusGatewayTimeout, "got %v, want 504 after 1s", menu)
+			requireFailFast(t, stock, h, 1, "after 4 timeouts, a caller who left, a timeout (no answer either: it resets nothing)")
 			time.Sleep(time.Second)
-			startCaller(t, h, 300*time.Millisecond, false)
-			time.Sleep(300 * time.Millisecond)
-			synctest.Wait()
+			startCaller(t, h, 300*time.Millisecond, tc.deadline)
+			pass(300 * time.Millisecond)
 			requireCall(t, stock, h, "after the trial's caller left (no verdict: the next request is the trial; defer done)")
 			requireFailFast(t, stock, h, 1, "while the new trial is out (no verdict closes nothing)")
 		})
-	})
+	}
 
-	t.Run("failAfter 0", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			stock := menutest.NewStock(t, slow)
-			svc := newMenuService(stock.Client(), menutest.StockURL, testTimeout)
-			svc.breaker.failAfter = 0
-			timeOut(t, svc.handler(), 10)
-			requireCall(t, stock, svc.handler(), "after 10 timeouts with failAfter 0 (0 never fails fast)")
-		})
+	bubble(t, "failAfter 0", func(t *testing.T) {
+		stock := menutest.NewStock(t, slow)
+		svc := newMenuService(stock.Client(), menutest.StockURL, testTimeout)
+		svc.breaker.failAfter = 0
+		timeOut(t, svc.handler(), 10)
+		requireCall(t, stock, svc.handler(), "after 10 timeouts with failAfter 0 (0 never fails fast)")
 	})
 
 	t.Run("at once", func(t *testing.T) {
