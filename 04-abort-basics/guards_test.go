@@ -5,7 +5,6 @@ package abort
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -34,11 +33,11 @@ func TestMergeLeavesNoGoroutine(t *testing.T) {
 	for _, end := range []string{"own cancel", "first ends", "second ends"} {
 		t.Run(end, func(t *testing.T) {
 			before := goleak.IgnoreCurrent()
-			a, b := opaqueContext{make(chan struct{})}, opaqueContext{make(chan struct{})}
-			endA, endB := sync.OnceFunc(func() { close(a.done) }), sync.OnceFunc(func() { close(b.done) })
+			a, endA := context.WithCancel(context.Background())
+			b, endB := context.WithCancel(context.Background())
 			defer endA()
 			defer endB()
-			ctx, cancel := merge(t, a, b)
+			ctx, cancel := merge(t, opaqueContext{a}, opaqueContext{b})
 			map[string]func(){"own cancel": cancel, "first ends": endA, "second ends": endB}[end]()
 			select {
 			case <-ctx.Done():
@@ -53,18 +52,11 @@ func TestMergeLeavesNoGoroutine(t *testing.T) {
 	}
 }
 
-// opaqueContext is a context the context package knows nothing about.
-type opaqueContext struct{ done chan struct{} }
+// opaqueContext hides its context from the context package, which must then
+// watch it from a goroutine.
+type opaqueContext struct{ context.Context }
 
-func (opaqueContext) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (c opaqueContext) Done() <-chan struct{}     { return c.done }
-func (opaqueContext) Value(any) any               { return nil }
-func (c opaqueContext) Err() error {
-	if isClosed(c.done) {
-		return context.Canceled
-	}
-	return nil
-}
+func (opaqueContext) Value(any) any { return nil }
 
 // A Do whose goroutine sends in a select with a default case drops a result
 // that comes before Do waits: lateWaiter makes that order happen every time.
@@ -93,14 +85,4 @@ func (c *lateWaiter) Done() <-chan struct{} {
 		synctest.Wait()
 	}
 	return c.Context.Done()
-}
-
-// isClosed reports, without waiting, whether ch is closed.
-func isClosed(ch chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
 }

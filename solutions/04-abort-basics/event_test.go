@@ -41,13 +41,13 @@ func TestOnAbort(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			var calls atomic.Int32
-			release, returned := make(chan struct{}), make(chan struct{})
+			release, returned := make(chan struct{}), make(chan struct{}, 1)
 			go func() {
 				OnAbort(ctx, func() { calls.Add(1); <-release }) // a listener that takes its time
-				close(returned)
+				returned <- struct{}{}
 			}()
 			synctest.Wait()
-			n, blocked := calls.Load(), !isClosed(returned)
+			n, blocked := calls.Load(), len(returned) == 0
 			close(release)
 			if blocked || n != 1 {
 				t.Errorf("OnAbort(ended ctx): blocked %v, listener called %d times; want false, 1 at once in its own goroutine", blocked, n)
