@@ -1,9 +1,49 @@
 package platform
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net"
+	"strings"
+	"testing"
 	"time"
 )
+
+var (
+	errClosing = errors.New("the shop is closing")
+	errLeft    = errors.New("the caller left")
+	errAny     = errors.New("an error") // as a wanted error: any error at all
+)
+
+// begun fails t in one line while call still returns the starter's "not
+// implemented yet", so a task not begun gets one message, not a screenful.
+// It waits at most a second for call, and ignores a panic: later tests report it.
+func begun(t *testing.T, what string, call func() error) {
+	t.Helper()
+	c := goCall(func() (struct{}, error) { return struct{}{}, call() })
+	if c.await(time.Second); c.returned() && c.err != nil && strings.HasPrefix(c.err.Error(), "not implemented yet") {
+		t.Fatalf("%s: not implemented yet (see its TODO and the README's task)", what)
+	}
+}
+
+// ended is a context that has ended with errClosing.
+func ended() context.Context {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errClosing)
+	return ctx
+}
+
+// loopback listens on a loopback port until the test ends.
+func loopback(t testing.TB) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening on loopback: %v", err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
 
 // bgCall is a call running on a goroutine of its own, so that a test can
 // look at it, in virtual time, while it runs.

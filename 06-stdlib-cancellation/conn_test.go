@@ -21,7 +21,6 @@ const feedPatience = 2 * time.Second
 func TestDialFeed(t *testing.T) {
 	begun(t, "DialFeed", func() error { _, err := DialFeed(ended(), "127.0.0.1:1"); return err })
 	leakcheck.Check(t)
-	errClosing := errors.New("the shop is closing")
 
 	t.Run("reads lines", func(t *testing.T) {
 		addr, accept := listenFeed(t)
@@ -40,9 +39,7 @@ func TestDialFeed(t *testing.T) {
 
 	t.Run("ended context", func(t *testing.T) {
 		addr, _ := listenFeed(t)
-		ctx, cancel := context.WithCancelCause(context.Background())
-		cancel(errClosing)
-		feed, err := DialFeed(ctx, addr)
+		feed, err := DialFeed(ended(), addr)
 		if feed != nil {
 			_ = feed.Close()
 		}
@@ -77,29 +74,22 @@ func TestDialFeed(t *testing.T) {
 		t.Cleanup(func() { net.DefaultResolver = saved })
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
-		done := make(chan error, 1)
-		go func() {
-			feed, err := DialFeed(ctx, "feed.test:4000")
-			if feed != nil {
-				_ = feed.Close()
+		dial := goCall(func() (*Feed, error) { return DialFeed(ctx, "feed.test:4000") })
+		t.Cleanup(func() {
+			if dial.await(feedPatience); dial.got != nil {
+				dial.got.Close()
 			}
-			done <- err
-		}()
+		})
 		select {
 		case <-entered:
-		case err := <-done:
-			t.Fatalf("DialFeed(ctx, feed.test:4000) = %v before looking the name up, want it to dial", err)
+		case <-dial.done:
+			t.Fatalf("DialFeed(ctx, feed.test:4000) %v before looking the name up, want it to dial", dial)
 		case <-time.After(feedPatience):
 			t.Fatalf("DialFeed(ctx, feed.test:4000) did not look the name up in %v", feedPatience)
 		}
 		cancel(errClosing)
-		select {
-		case err := <-done:
-			if !errors.Is(err, errClosing) {
-				t.Errorf("DialFeed cancelled during the dial = %v, want %v (wrap context.Cause(ctx))", err, errClosing)
-			}
-		case <-time.After(feedPatience):
-			t.Fatalf("DialFeed still dialing %v after ctx was cancelled (dial with DialContext)", feedPatience)
+		if dial.await(feedPatience); !dial.returned() || !errors.Is(dial.err, errClosing) {
+			t.Fatalf("DialFeed cancelled during the dial %v, want %v at once (DialContext; wrap context.Cause(ctx))", dial, errClosing)
 		}
 		if got := <-how; got != "ctx" {
 			t.Errorf("the dial's name lookup was ended by %s, want by ctx (net.Dial takes no context; DialContext does)", got)
@@ -116,7 +106,6 @@ func TestConn(t *testing.T) {
 		return err
 	})
 	leakcheck.Check(t)
-	errClosing := errors.New("the shop is closing")
 
 	t.Run("reads on after cancel", func(t *testing.T) {
 		feed, server := connectFeed(t)
@@ -155,9 +144,7 @@ func TestConn(t *testing.T) {
 		if _, err := next(t, feed, t.Context()); err != nil {
 			t.Fatalf("Next with a line waiting = %v", err)
 		}
-		ctx, cancel := context.WithCancelCause(context.Background())
-		cancel(errClosing)
-		if got, err := next(t, feed, ctx); !errors.Is(err, errClosing) {
+		if got, err := next(t, feed, ended()); !errors.Is(err, errClosing) {
 			t.Errorf("Next(ended ctx) with a line waiting = %q, %v; want %v (ask ctx.Err() before reading)", got, err, errClosing)
 		}
 		if got, err := next(t, feed, t.Context()); got != "neopolitan 0" || err != nil {
@@ -170,11 +157,7 @@ func TestConn(t *testing.T) {
 // returns the server side of the next connection.
 func listenFeed(t *testing.T) (addr string, accept func() net.Conn) {
 	t.Helper()
-	ln, err := net.ListenTCP("tcp", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatalf("listening for the fake stock feed: %v", err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
+	ln := loopback(t).(*net.TCPListener)
 	return ln.Addr().String(), func() net.Conn {
 		t.Helper()
 		_ = ln.SetDeadline(time.Now().Add(feedPatience))
@@ -212,30 +195,20 @@ func writeFeed(t *testing.T, server net.Conn, s string) {
 // ends the test: it would read the feed beside the next Next.
 func next(t *testing.T, feed *Feed, ctx context.Context) (string, error) {
 	t.Helper()
-	type result struct {
-		line string
-		err  error
-	}
 	before := goleak.IgnoreCurrent()
-	done := make(chan result, 1)
-	go func() {
-		line, err := feed.Next(ctx)
-		done <- result{line, err}
-	}()
-	select {
-	case r := <-done:
+	c := goCall(func() (string, error) { return feed.Next(ctx) })
+	if c.await(feedPatience); c.returned() {
 		if err := goleak.Find(before); err != nil {
-			t.Fatalf("Next = %q, %v, and left a goroutine reading the feed; want none (unblock the Read with a deadline set by context.AfterFunc): %v", r.line, r.err, err)
+			t.Fatalf("Next = %q, %v, and left a goroutine reading the feed; want none (unblock the Read with a deadline set by context.AfterFunc): %v", c.got, c.err, err)
 		}
-		return r.line, r.err
-	case <-time.After(feedPatience):
-		if ctx.Err() == nil {
-			t.Errorf("Next blocked for %v on a feed that had sent a line, want the line (read with f.readLine)", feedPatience)
-		} else {
-			t.Errorf("Next blocked for %v after its ctx ended, want %v (context.AfterFunc sets a read deadline in the past)", feedPatience, context.Cause(ctx))
-		}
-		_ = feed.Close()
-		r := <-done
-		return r.line, r.err
+		return c.got, c.err
 	}
+	if ctx.Err() == nil {
+		t.Errorf("Next blocked for %v on a feed that had sent a line, want the line (read with f.readLine)", feedPatience)
+	} else {
+		t.Errorf("Next blocked for %v after its ctx ended, want %v (context.AfterFunc sets a read deadline in the past)", feedPatience, context.Cause(ctx))
+	}
+	_ = feed.Close() // sets Next free
+	<-c.done
+	return c.got, c.err
 }

@@ -16,8 +16,7 @@ import (
 	"time"
 )
 
-// graceEnv holds the service's grace period.
-const graceEnv = "PLATFORM_TEST_GRACE"
+const graceEnv = "PLATFORM_TEST_GRACE" // the service's grace period
 
 // uploadSeen is what POST /upload answers: what its handler saw.
 type uploadSeen struct {
@@ -112,7 +111,7 @@ type service struct {
 // It is killed, if still running, when the test ends.
 func startService(t *testing.T, grace time.Duration) *service {
 	t.Helper()
-	s := &service{cmd: exec.Command(testBinary(t)), done: make(chan struct{}), link: newLink(t)}
+	s := &service{cmd: exec.Command(os.Args[0]), done: make(chan struct{}), link: newLink(t)}
 	s.cmd.Env = helperEnviron(s.link, "service", graceEnv+"="+grace.String())
 	s.cmd.Stderr, s.cmd.WaitDelay = &s.stderr, patience
 	if err := s.cmd.Start(); err != nil {

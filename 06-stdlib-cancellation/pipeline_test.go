@@ -18,7 +18,6 @@ func TestPipeline(t *testing.T) {
 		return Totals(ended(), orders, make(chan Total, 1))
 	})
 	leakcheck.Check(t)
-	errClosing := errors.New("the shop is closing")
 	want := []Total{{"A1", 500}, {"A2", 300}, {"A3", 600}}
 	for _, tc := range []struct {
 		name string

@@ -12,14 +12,12 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
 
-var errAny = errors.New("an error") // as a wanted error: any error at all
-
 func TestPool(t *testing.T) {
 	begun(t, "Pool.Render", func() error {
 		return NewPool(1, func(context.Context, Job) error { return nil }).Render(context.Background(), Job{Name: "daily", Weight: 1})
 	})
 	leakcheck.Check(t)
-	errLeft, errInk, never := errors.New("the manager went home"), errors.New("out of ink"), time.Duration(-1)
+	errInk, never := errors.New("out of ink"), time.Duration(-1)
 	type job struct {
 		name     string
 		weight   int64

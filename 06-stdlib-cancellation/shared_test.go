@@ -24,7 +24,6 @@ type traceKey struct{}
 
 func TestShared(t *testing.T) {
 	leakcheck.Check(t)
-	errLeft := errors.New("the customer left")
 	type caller struct {
 		at    time.Duration // asks at
 		leave time.Duration // its ctx ends (with errLeft) this long after it asks; <0: before

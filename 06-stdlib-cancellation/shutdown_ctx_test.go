@@ -71,10 +71,7 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 	})
 
 	t.Run("serving fails", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("listening on loopback: %v", err)
-		}
+		ln := loopback(t)
 		ln.Close()
 		served := goCall(func() (struct{}, error) {
 			return struct{}{}, Serve(context.Background(), ln, http.NotFoundHandler(), time.Second)
@@ -122,10 +119,7 @@ func TestShutdownIdleConnections(t *testing.T) {
 // returns the port's address. The test ends ctx; its end waits for Serve.
 func serveLoopback(t *testing.T, ctx context.Context, h http.Handler, grace time.Duration) (string, *bgCall[struct{}]) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listening on loopback: %v", err)
-	}
+	ln := loopback(t)
 	served := goCall(func() (struct{}, error) {
 		defer ln.Close() // if Serve returned early, the test's connections fail at once
 		return struct{}{}, Serve(ctx, ln, h, grace)

@@ -22,7 +22,7 @@ import (
 func TestWarehouses(t *testing.T) {
 	begun(t, "TotalStock", func() error { _, err := TotalStock(ended(), http.DefaultClient, nil, 1); return err })
 	leakcheck.Check(t)
-	errLeft, slow, second := errors.New("the manager closed the dashboard"), fakestock.Reply{Delay: 10 * time.Second}, fakestock.Reply{Delay: time.Second}
+	slow, second := fakestock.Reply{Delay: 10 * time.Second}, fakestock.Reply{Delay: time.Second}
 	tests := []struct {
 		name    string
 		replies map[string]fakestock.Reply

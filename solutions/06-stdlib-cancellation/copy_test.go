@@ -17,7 +17,6 @@ func TestCopy(t *testing.T) {
 		fmt.Fprintf(&b, "flavour-%d,%d\n", i, i*37%10000)
 	}
 	file := b.Bytes()[:3*chunkSize+1234]
-	errClosing := errors.New("import superseded by a newer file")
 	errDisk, errNet := errors.New("disk full"), errors.New("connection reset")
 	for _, tc := range []struct {
 		name     string

@@ -16,7 +16,6 @@ import (
 func TestPoll(t *testing.T) {
 	begun(t, "Poll", func() error { return Poll(ended(), time.Hour, func(context.Context) {}) })
 	leakcheck.Check(t)
-	errClosing := errors.New("the shop is closing")
 	s := time.Second
 	for _, tc := range []struct {
 		name     string
