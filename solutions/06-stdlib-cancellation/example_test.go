@@ -55,8 +55,12 @@ func ExampleTotals() {
 		fmt.Println("Totals is still waiting to send A2's total")
 		return
 	}
-	_, open := <-totals
-	fmt.Println("totals open:", open)
+	select {
+	case _, open := <-totals:
+		fmt.Println("totals open:", open)
+	case <-time.After(time.Second):
+		fmt.Println("totals still open 1s after Totals returned")
+	}
 	// Output:
 	// {A1 500}
 	// the ledger has what it needs
