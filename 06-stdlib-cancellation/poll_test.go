@@ -32,9 +32,9 @@ func TestPoll(t *testing.T) {
 		{"deadline", 7 * s, true, 0, false, []time.Duration{0, 5 * s}, 7 * s,
 			"return context.Cause(ctx) when ctx.Done() is closed"},
 		{"cancel mid poll", 6 * s, false, 2 * s, false, []time.Duration{0, 5 * s}, 6 * s,
-			"pass ctx itself to poll"},
+			"wait in a select on a time.Ticker and ctx.Done(), and pass ctx itself to poll"},
 		{"slow poll", 16 * s, false, 2 * s, true, []time.Duration{0, 5 * s, 10 * s, 15 * s}, 17 * s,
-			"a time.Ticker keeps its schedule; call poll(ctx), not go poll(ctx)"},
+			"wait on a time.Ticker, which keeps its schedule while a poll runs, and call poll(ctx), not go poll(ctx)"},
 		{"ended context", 0, false, 0, false, nil, 0,
 			"ask ctx.Err() before each poll"},
 	} {

@@ -103,5 +103,8 @@ func (c *bgCall[T]) String() string {
 	case c.panicked != nil:
 		return fmt.Sprintf("panicked after %v: %v", c.took, c.panicked)
 	}
+	if _, none := any(c.got).(struct{}); none { // a call that returns only an error
+		return fmt.Sprintf("returned %v after %v", c.err, c.took)
+	}
 	return fmt.Sprintf("returned (%v, %v) after %v", c.got, c.err, c.took)
 }
