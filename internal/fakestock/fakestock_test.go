@@ -79,7 +79,7 @@ func TestScript(t *testing.T) {
 		if len(fake.Calls()) != 0 || fake.InFlight() != 1 || fake.Started() != 1 {
 			t.Fatalf("1ns before the delay: got %v, %d in flight", fake.Calls(), fake.InFlight())
 		}
-		time.Sleep(1)
+		time.Sleep(time.Nanosecond)
 		synctest.Wait()
 		for i, want := range []string{"oversized", "not json", "not json"} { // the last reply repeats
 			_, body, err := fetch(t.Context(), t, fake)
