@@ -165,16 +165,7 @@ func TestWatchSeesContentOnly(t *testing.T) {
 // runs that task's tests first, and it stays in progress until it is done.
 func TestWatchScreenNext(t *testing.T) {
 	t.Parallel()
-	root := filepath.Join(t.TempDir(), "course")
-	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
-	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return 0 }\n")
-	ft := &fakeTerminal{done: make(chan int, 1)}
-	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
-	require.NoError(t, err, "newAppAt")
-	pr, pw := io.Pipe()
-	a.term = terminal{isTerminal: true, keys: pr, makeRaw: func() (func(), error) { return func() {}, nil }}
-	ft.keys, ft.a = pw, a
-	go func() { ft.done <- a.watch(ctx(t), []string{"01"}) }()
+	root, ft := watchFixture(t, "01", nil)
 
 	ft.waitFor(t, "First failure — task 1: Add two numbers", 1)
 	ft.press(t, "n")
@@ -191,21 +182,32 @@ func TestWatchScreenNext(t *testing.T) {
 // overview's Next does: from the last step back to an earlier one.
 func TestWatchScreenNextStep(t *testing.T) {
 	t.Parallel()
-	root := filepath.Join(t.TempDir(), "course")
-	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
-	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return 0 }\n")
-	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
-	ft := &fakeTerminal{done: make(chan int, 1)}
-	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
-	require.NoError(t, err, "newAppAt")
-	pr, pw := io.Pipe()
-	a.term = terminal{isTerminal: true, keys: pr, makeRaw: func() (func(), error) { return func() {}, nil }}
-	ft.keys, ft.a = pw, a
-	go func() { ft.done <- a.watch(ctx(t), []string{"02"}) }()
+	_, ft := watchFixture(t, "02", map[string]string{"02-unsolved/double.go": "package double\n\nfunc Double(n int) int { return 2 * n }\n"})
 
 	ft.waitFor(t, "02-unsolved is done", 1)
 	ft.press(t, "n")
 	ft.waitFor(t, "Now watching 01-solved.", 1)
 	ft.press(t, "q")
 	assert.Equal(t, exitOK, ft.exit(t), "q quits")
+}
+
+// watchFixture starts watch STEP on a fake terminal, in a copy of the
+// fixture course whose 01-solved has two tasks not done (Add and Sub), with
+// files written over it.
+func watchFixture(t *testing.T, step string, files map[string]string) (string, *fakeTerminal) {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return 0 }\n")
+	for name, content := range files {
+		write(t, root, name, content)
+	}
+	ft := &fakeTerminal{done: make(chan int, 1)}
+	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
+	require.NoError(t, err, "newAppAt")
+	pr, pw := io.Pipe()
+	a.term = terminal{isTerminal: true, keys: pr, makeRaw: func() (func(), error) { return func() {}, nil }}
+	ft.keys, ft.a = pw, a
+	go func() { ft.done <- a.watch(ctx(t), []string{step}) }()
+	return root, ft
 }
