@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -31,7 +33,7 @@ func (a *app) check(ctx context.Context, args []string) int {
 }
 
 func (a *app) checkStep(ctx context.Context, step course.Step) int {
-	fmt.Fprintf(a.stdout, "%s: go vet ./%s (every analyzer, lostcancel among them)\n", step.Name, step.Name)
+	fmt.Fprintf(a.stdout, "Checking %s: go vet (every analyzer, lostcancel among them), then every test with -race…\n", step.Name)
 	v, err := a.fullRun(ctx, step)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: %v\n", err)
@@ -58,7 +60,31 @@ func (a *app) fullRun(ctx context.Context, step course.Step) (*verdict, error) {
 		return nil, err
 	}
 	tasks, _ := step.ReadTasks()
-	return &verdict{step: step, tasks: tasks, st: st, vetOut: vetOut, raceNote: raceNote}, nil
+	return &verdict{step: step, tasks: tasks, st: st, vetOut: a.fromWD(vetOut), raceNote: raceNote}, nil
+}
+
+// fromWD rewrites the file paths that begin go vet's lines (relative to the
+// module's root, where it runs) relative to the folder the runner was
+// started in, so that a learner inside a step can open them as printed.
+func (a *app) fromWD(out string) string {
+	if a.wd == "" || out == "" {
+		return out
+	}
+	lines := strings.Split(out, "\n")
+	for i, line := range lines {
+		file, rest, ok := strings.Cut(line, ":")
+		if !ok || file == "" || filepath.IsAbs(file) || strings.ContainsAny(file, " \t") {
+			continue
+		}
+		abs := filepath.Join(a.root, file)
+		if _, err := os.Stat(abs); err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(a.wd, abs); err == nil {
+			lines[i] = rel + ":" + rest
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (v *verdict) task(n int) course.Task {
@@ -101,9 +127,9 @@ func (a *app) report(w io.Writer, v *verdict) int {
 		return exitRed
 	}
 	if v.raceNote != "" {
-		fmt.Fprintf(w, "%s: go test ./%s — without -race: the race detector is not available here (%s)\n", step.Name, step.Name, v.raceNote)
+		fmt.Fprintf(w, "%s: go vet ./%s, go test ./%s — without -race: the race detector is not available here (%s)\n", step.Name, step.Name, step.Name, v.raceNote)
 	} else {
-		fmt.Fprintf(w, "%s: go test -race ./%s\n", step.Name, step.Name)
+		fmt.Fprintf(w, "%s: go vet ./%s, go test -race ./%s\n", step.Name, step.Name, step.Name)
 	}
 	fmt.Fprintln(w)
 	for _, res := range st.Tasks {

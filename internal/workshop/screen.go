@@ -122,6 +122,7 @@ type screenView struct {
 	keyCh  chan byte
 	status string   // what runs, or which run the verdict shown comes from
 	shown  *verdict // the verdict on the screen
+	from   int      // the run it comes from
 	body   string   // its report
 	note   string   // a hint or a message, under the verdict
 	at     time.Time
@@ -136,12 +137,18 @@ func (s *screenView) started(w *watcher, why string, quick bool) {
 	} else {
 		s.status = fmt.Sprintf("%s — running go vet, then every test with -race…", why)
 	}
+	if s.shown != nil && s.shown.step.Name != w.step.Name {
+		s.shown, s.body = nil, "" // another step's
+	}
+	if s.shown != nil {
+		s.status += fmt.Sprintf("\nBelow, until it ends: run %d's verdict, from before.", s.from)
+	}
 	s.draw(w)
 }
 
 func (s *screenView) quick(w *watcher, v *verdict) {
 	s.status = fmt.Sprintf("Quick run: task %d alone, without -race — go vet and every test with -race are running, and may change it", v.st.Tasks[0].N)
-	s.shown, s.note = v, ""
+	s.shown, s.from, s.note = v, w.run, ""
 	var b bytes.Buffer
 	res := v.st.Tasks[0]
 	for _, r := range s.merged(w, v) {
@@ -179,7 +186,7 @@ type taskMark struct {
 }
 
 func (s *screenView) full(w *watcher, v *verdict) {
-	s.shown, s.note = v, ""
+	s.shown, s.from, s.note = v, w.run, ""
 	s.status = "Full run: go vet, then every test with -race"
 	if v.raceNote != "" {
 		s.status = "Full run: go vet, then every test (without -race: " + v.raceNote + ")"

@@ -102,6 +102,7 @@ func TestWatchScreen(t *testing.T) {
 
 	ft.press(t, "r")
 	ft.waitFor(t, "run again (r)", 1)
+	ft.waitFor(t, "Below, until it ends: run 2's verdict, from before.", 1) // not a ✓ of this run
 	ft.waitFor(t, "02-unsolved is done", 2)
 	ft.press(t, "q")
 	assert.Equal(t, exitOK, ft.exit(t), "q quits")

@@ -140,6 +140,11 @@ func TestPrintfFinding(t *testing.T) {
 	assert.Contains(t, out, "✓ task 1  Double a number", "check: the task's tests pass")
 	assert.Contains(t, out, "Sprintf format %d has arg", "check: vet's finding")
 	assert.Contains(t, out, "Run it alone:  cd 02-unsolved && go vet .", "with the command that shows it alone")
+
+	stdout.Reset()
+	a.wd = filepath.Join(root, "02-unsolved") // the learner runs check inside the step
+	assert.Equal(t, exitRed, a.check(ctx(t), []string{"02"}), "check 02, in 02-unsolved")
+	assert.Regexp(t, `(?m)^  double\.go:6:\d+: .*Sprintf format %d`, stdout.String(), "vet's path, from the folder the learner is in")
 }
 
 func TestVerify(t *testing.T) {
