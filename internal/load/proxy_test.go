@@ -18,12 +18,14 @@ import (
 
 // upstream is a stand-in for the stock service: GET /stock answers at once,
 // GET /slow never answers, GET /half sends half a body and stalls; both of
-// the last two report on gone when their caller has left.
-func upstream(t *testing.T) (url string, gone chan string) {
-	gone = make(chan string, 10)
+// the last two report on arrived when they have the request (and /half has
+// sent its half), and on gone when their caller has left.
+func upstream(t *testing.T) (url string, arrived, gone chan string) {
+	arrived, gone = make(chan string, 10), make(chan string, 10)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /stock", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"stock":[]}`) })
 	mux.HandleFunc("GET /slow", func(_ http.ResponseWriter, r *http.Request) {
+		arrived <- "/slow"
 		<-r.Context().Done()
 		gone <- "/slow"
 	})
@@ -31,18 +33,19 @@ func upstream(t *testing.T) (url string, gone chan string) {
 		w.Header().Set("Content-Length", "100")
 		io.WriteString(w, `{"stock":`)
 		w.(http.Flusher).Flush()
+		arrived <- "/half"
 		<-r.Context().Done()
 		gone <- "/half"
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return srv.URL + "/stock", gone
+	return srv.URL + "/stock", arrived, gone
 }
 
 func TestProxy(t *testing.T) {
 	t.Run("records each call, passes cancellation on and counts connections", func(t *testing.T) {
 		leakcheck.Check(t)
-		stockURL, gone := upstream(t)
+		stockURL, arrived, gone := upstream(t)
 		px, err := startProxy(stockURL, false, time.Now())
 		require.NoError(t, err, "startProxy")
 		t.Cleanup(px.close)
@@ -60,8 +63,16 @@ func TestProxy(t *testing.T) {
 		for _, path := range []string{"/slow", "/half"} {
 			ctx, cancel := context.WithCancel(t.Context())
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+			// Cancelled once the stock service has the request, not after a
+			// fixed time: under Wine on a loaded machine 50 ms were
+			// sometimes not enough for the request to reach it, which then
+			// never saw a caller leave.
 			go func() {
-				time.Sleep(50 * time.Millisecond)
+				select {
+				case <-arrived:
+					time.Sleep(50 * time.Millisecond) // the proxy copying /half's body
+				case <-time.After(5 * time.Second):
+				}
 				cancel()
 			}()
 			if resp, err := client.Do(req); err == nil {
@@ -96,7 +107,7 @@ func TestProxy(t *testing.T) {
 		leakcheck.Check(t)
 		defer func(d time.Duration) { proxyIdleTimeout = d }(proxyIdleTimeout)
 		proxyIdleTimeout = 100 * time.Millisecond
-		stockURL, _ := upstream(t)
+		stockURL, _, _ := upstream(t)
 		px, err := startProxy(stockURL, false, time.Now())
 		require.NoError(t, err, "startProxy")
 		t.Cleanup(px.close)
