@@ -13,11 +13,6 @@
 // client that reads nothing blocks at once, where a socket would first fill
 // its buffers.
 //
-// Serve speaks HTTP/1.1: a client that gives up on a request closes its
-// connection, and the server notices. ServeH2C speaks HTTP/2 with prior
-// knowledge (h2c): a client that gives up sends a RST_STREAM frame, that
-// request's context ends, and the connection lives on for the next one.
-//
 //	synctest.Test(t, func(t *testing.T) {
 //		srv := memnet.Serve(t, handler)
 //		resp, err := srv.Client().Get(srv.URL + "/stock")
@@ -55,34 +50,19 @@ type Server struct {
 	err     error
 }
 
-// Serve starts a real http.Server that serves h over in-memory connections,
-// and closes it, its connections and its client's idle connections when the
-// test ends.
+// Serve starts a real http.Server, speaking HTTP/1.1, that serves h over
+// in-memory connections, and closes it, its connections and its client's idle
+// connections when the test ends.
 func Serve(t testing.TB, h http.Handler) *Server {
-	t.Helper()
-	return serve(t, h, nil)
-}
-
-// ServeH2C is Serve speaking HTTP/2 with prior knowledge (h2c, no TLS): the
-// server's and the client's Protocols hold only UnencryptedHTTP2, so every
-// request of the client is a stream of one connection while it lives.
-func ServeH2C(t testing.TB, h http.Handler) *Server {
-	t.Helper()
-	h2c := new(http.Protocols)
-	h2c.SetUnencryptedHTTP2(true)
-	return serve(t, h, h2c)
-}
-
-func serve(t testing.TB, h http.Handler, protocols *http.Protocols) *Server {
 	t.Helper()
 	s := &Server{
 		URL:    "http://memnet.test",
-		srv:    &http.Server{Handler: h, Protocols: protocols},
+		srv:    &http.Server{Handler: h},
 		conns:  make(chan net.Conn),
 		closed: make(chan struct{}),
 		served: make(chan error, 1),
 	}
-	s.tr = &http.Transport{DialContext: s.dial, Protocols: protocols}
+	s.tr = &http.Transport{DialContext: s.dial}
 	go func() { s.served <- s.srv.Serve((*listener)(s)) }()
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -110,9 +90,6 @@ func (s *Server) Close() error {
 // http.Transport (one per Server, so connections are kept and reused as
 // they would be in production) and has no timeout of its own.
 func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
-
-// Conns is how many connections the client has dialled so far.
-func (s *Server) Conns() int { return int(s.dialled.Load()) }
 
 // serverAddr is the server's address, as its listener and every
 // connection say.

@@ -65,7 +65,7 @@ func TestConnChecks(t *testing.T) {
 	leakcheck.Check(t)
 	for _, args := range [][]string{nil, {"-timeouts"}} {
 		srv := Start(t, hello, args...)
-		idle, body := srv.IdleConn(t, "/", 500*time.Millisecond), srv.BodyNeverSent(t, "/", 500*time.Millisecond)
+		idle, body := srv.idleConn(t), srv.bodyNeverSent(t)
 		if want := args == nil; (idle != nil) != want || (body != nil) != want {
 			t.Errorf("hello %q: got %v and %v, want errors %v", args, idle, body, want)
 		}

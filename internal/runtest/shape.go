@@ -1,14 +1,25 @@
 package runtest
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
+
+// ServeFunc is a main.go's serve: srv on ln until ctx ends, then a shutdown
+// with grace for the requests in flight.
+type ServeFunc func(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, log *slog.Logger) error
 
 // Shape is what a service's main.go gives the tests of its server shape.
 type Shape struct {
@@ -18,6 +29,12 @@ type Shape struct {
 	IdleTimeout *time.Duration // main.go's idleTimeout, shortened while a subtest runs
 	ReadTimeout *time.Duration // main.go's readTimeout, likewise
 }
+
+// short is the timeouts and the grace CheckShape gives: a right answer waits
+// that long, a wrong one waits out the checks' bound of 1s. None of the checks
+// depends on how quickly the test itself runs (the request's headers fall
+// under main.go's ReadHeaderTimeout, not ReadTimeout), so it can be tiny.
+const short = time.Millisecond
 
 // CheckShape runs, as subtests, what every service's main.go does whatever
 // its lesson: listen on loopback unless told otherwise, close a keep-alive
@@ -33,31 +50,123 @@ func CheckShape(t *testing.T, s Shape) {
 			t.Errorf("run -h: got -addr default %q, want %s (-addr :PORT listens on every interface)", addr, s.DefaultAddr)
 		}
 	})
-
-	t.Run("idle connection closed", func(t *testing.T) {
-		leakcheck.Check(t)
-		defer func(d time.Duration) { *s.IdleTimeout = d }(*s.IdleTimeout)
-		*s.IdleTimeout = 50 * time.Millisecond
-		srv := Start(t, s.Run)
-		if err := srv.IdleConn(t, "/", time.Second); err != nil {
-			t.Errorf("%v (idleTimeout is 50ms here): set http.Server.IdleTimeout", err)
-		}
-	})
-
-	t.Run("body never sent", func(t *testing.T) {
-		leakcheck.Check(t)
-		defer func(d time.Duration) { *s.ReadTimeout = d }(*s.ReadTimeout)
-		*s.ReadTimeout = 50 * time.Millisecond
-		srv := Start(t, s.Run)
-		if err := srv.BodyNeverSent(t, "/", time.Second); err != nil {
-			t.Errorf("%v (readTimeout is 50ms here): set http.Server.ReadTimeout", err)
-		}
-	})
-
+	for _, c := range []struct {
+		name    string
+		timeout *time.Duration
+		check   func(*Server, testing.TB) error
+		fix     string
+	}{
+		{"idle connection closed", s.IdleTimeout, (*Server).idleConn, "idleTimeout is 1ms here: set http.Server.IdleTimeout"},
+		{"body never sent", s.ReadTimeout, (*Server).bodyNeverSent, "readTimeout is 1ms here: set http.Server.ReadTimeout"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			leakcheck.Check(t)
+			defer func(d time.Duration) { *c.timeout = d }(*c.timeout)
+			*c.timeout = short
+			if err := c.check(Start(t, s.Run), t); err != nil {
+				t.Errorf("%v (%s)", err, c.fix)
+			}
+		})
+	}
 	t.Run("grace runs out", func(t *testing.T) {
 		leakcheck.Check(t)
-		if err := OutliveGrace(t, s.Serve); !errors.Is(err, context.DeadlineExceeded) {
+		if err := outliveGrace(t, s.Serve); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("serve after a request outlived the grace: got %v, want context.DeadlineExceeded (not a clean shutdown: exit 1)", err)
 		}
 	})
+}
+
+// within bounds the wait for a connection to close: only a wrong answer waits it out.
+const within = time.Second
+
+// idleConn sends GET / on a connection of its own, reads the answer, then
+// sends "GET" and nothing more; it returns an error unless the service closes
+// that connection within 1s.
+func (s *Server) idleConn(t testing.TB) error {
+	return s.closes(t, "GET / HTTP/1.1\r\nHost: "+s.Addr+"\r\n\r\n", "GET", patience,
+		"a keep-alive connection that sent a request and then 3 bytes")
+}
+
+// bodyNeverSent sends GET / with a Content-Length of 1000 and no body; it
+// returns an error unless the service answers and closes that connection within 1s.
+func (s *Server) bodyNeverSent(t testing.TB) error {
+	return s.closes(t, "GET / HTTP/1.1\r\nHost: "+s.Addr+"\r\nContent-Length: 1000\r\n\r\n", "", within,
+		"a request that declared a body and sent none")
+}
+
+func (s *Server) closes(t testing.TB, req, then string, answer time.Duration, what string) error {
+	conn, err := net.DialTimeout("tcp", s.Addr, patience)
+	if err != nil {
+		t.Fatalf("connecting to the running service: %v", err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(answer))
+	io.WriteString(conn, req)
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %v; want an answer, then the connection closed", what, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	io.WriteString(conn, then)
+	conn.SetReadDeadline(time.Now().Add(within))
+	switch _, err := r.ReadByte(); {
+	case err == nil:
+		return fmt.Errorf("%s got a second answer; want its connection closed", what)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%s was still open %v later", what, within)
+	}
+	return nil // the service closed the connection
+}
+
+// outliveGrace calls serve, with a grace of 1ms, on a server whose one
+// request waits for its context; it cancels serve's ctx once that request is
+// in flight, and returns serve's result.
+func outliveGrace(t testing.TB, serve ServeFunc) error {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening on 127.0.0.1:0: %v", err)
+	}
+	inFlight, ended := make(chan struct{}), make(chan struct{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		close(inFlight)
+		<-r.Context().Done()
+		close(ended)
+	})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, srv, ln, short, slog.New(slog.DiscardHandler)) }()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	asked := make(chan struct{})
+	go func() {
+		defer close(asked)
+		if resp, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String()); err == nil {
+			resp.Body.Close()
+		}
+	}()
+
+	timeout := time.After(patience)
+	wait := func(c <-chan struct{}, msg string) {
+		select {
+		case <-c:
+		case <-timeout:
+			srv.Close()
+			t.Fatalf("%s %v later", msg, patience)
+		}
+	}
+	wait(inFlight, "no request reached the handler (serve srv on ln)")
+	cancel()
+	select {
+	case err = <-served:
+	case <-timeout:
+		srv.Close()
+		t.Fatalf("serve was still serving %v after its context was cancelled, with a grace of 1ms", patience)
+	}
+	wait(ended, "a request that outlived the grace of 1ms (Close after Shutdown cancels it) was still running")
+	wait(asked, "its client (its connection closed ends it) still waited")
+	return err
 }
