@@ -5,11 +5,14 @@
 package fakestock
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -53,19 +56,16 @@ type Call struct {
 // Took is how long the fake spent on the request.
 func (c Call) Took() time.Duration { return c.Ended.Sub(c.Started) }
 
-func (c Call) String() string {
-	return fmt.Sprintf("request %d %s after %v", c.N, c.Outcome, c.Took())
-}
+func (c Call) String() string { return fmt.Sprintf("request %d %s after %v", c.N, c.Outcome, c.Took()) }
 
 // Service is the fake stock service. Create it inside the bubble that uses it.
 type Service struct {
 	script []Reply
 
-	mu       sync.Mutex
-	started  int
-	calls    []Call
-	inFlight int
-	changed  chan struct{} // closed and replaced each time a request starts or ends
+	mu      sync.Mutex
+	started int
+	calls   []Call
+	changed chan struct{} // closed and replaced each time a request starts or ends
 }
 
 // New returns a fake that answers request i with replies[i], then the last
@@ -95,42 +95,53 @@ func (s *Service) Started() int {
 func (s *Service) InFlight() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.inFlight
+	return s.started - len(s.calls)
 }
 
-func (s *Service) begin() (n int, r Reply) {
+// Await returns the calls once at least n requests have ended, or fails the
+// test after within. It is for real sockets: in a bubble, synctest.Wait, then Calls.
+func (s *Service) Await(t testing.TB, n int, within time.Duration) []Call {
+	t.Helper()
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		calls, changed := append([]Call(nil), s.calls...), s.changed
+		s.mu.Unlock()
+		if len(calls) >= n {
+			return calls
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("waited %v for the fake stock service to finish %d request(s); %d finished, %d still in flight: %v",
+				within, n, len(calls), s.InFlight(), calls)
+			return nil
+		}
+	}
+}
+
+// record runs f under the lock and wakes every Await.
+func (s *Service) record(f func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.started++
-	s.inFlight++
-	n = s.started
-	s.broadcast()
-	return n, s.script[min(n, len(s.script))-1]
-}
-
-func (s *Service) end(c Call) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.inFlight--
-	s.calls = append(s.calls, c)
-	s.broadcast()
-}
-
-// broadcast wakes every Await; s.mu is held.
-func (s *Service) broadcast() {
+	f()
 	close(s.changed)
 	s.changed = make(chan struct{})
 }
 
 // ServeHTTP answers one request as the script says and records the outcome.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	n, reply := s.begin()
-	started := time.Now()
-	outcome := serve(w, r, reply)
-	s.end(Call{N: n, Reply: reply, Started: started, Ended: time.Now(), Outcome: outcome})
-	if outcome == Dropped {
-		// net/http closes the connection without a response, and logs nothing.
-		panic(http.ErrAbortHandler)
+	c := Call{Started: time.Now()}
+	s.record(func() {
+		s.started++
+		c.N, c.Reply = s.started, s.script[min(s.started, len(s.script))-1]
+	})
+	c.Outcome = serve(w, r, c.Reply)
+	c.Ended = time.Now()
+	s.record(func() { s.calls = append(s.calls, c) })
+	if c.Outcome == Dropped {
+		panic(http.ErrAbortHandler) // net/http closes the connection without a response, and logs nothing
 	}
 }
 
@@ -146,32 +157,35 @@ func serve(w http.ResponseWriter, r *http.Request, reply Reply) Outcome {
 	if reply.Drop {
 		return Dropped
 	}
-
 	w.Header().Set("Content-Type", "application/json")
-	status := reply.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
+	w.WriteHeader(cmp.Or(reply.Status, http.StatusOK))
 	if reply.StallBody {
-		w.WriteHeader(status)
 		io.WriteString(w, `{"stock":[`)
 		http.NewResponseController(w).Flush() //nolint:errcheck // a caller gone shows below
 		<-r.Context().Done()
 		return Abandoned
 	}
-
-	var body io.Reader
-	switch {
-	case reply.Size > 0:
-		body = padded(reply.Size)
-	case reply.Body != "":
-		body = strings.NewReader(reply.Body)
-	default:
-		body = strings.NewReader(StockJSON(reply.Delay))
+	body := cmp.Or(reply.Body, StockJSON(reply.Delay))
+	if reply.Size > 0 {
+		const head, tail = `{"stock":[],"padding":"`, `"}`
+		body = head + strings.Repeat("x", max(reply.Size-len(head)-len(tail), 0)) + tail
 	}
-	w.WriteHeader(status)
-	if _, err := io.Copy(w, body); err != nil {
+	if _, err := io.WriteString(w, body); err != nil {
 		return Abandoned // the caller hung up while we were writing
 	}
 	return Completed
+}
+
+// Loopback serves h on a free port of 127.0.0.1 and returns its stock URL and
+// a client of its own, both closed, with any connection, when the test ends.
+func Loopback(t testing.TB, h http.Handler) (stockURL string, client *http.Client) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	tr := &http.Transport{}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		srv.CloseClientConnections() // a request still running ends, as its caller hangs up
+		srv.Close()
+	})
+	return srv.URL + "/stock", &http.Client{Transport: tr}
 }

@@ -15,12 +15,11 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
 )
 
-// fetch calls the fake over a real HTTP connection in memory and reads the
-// whole body, returning the status and body, or the first error.
-func fetch(ctx context.Context, t testing.TB, s *Service) (int, string, error) {
-	srv := memnet.Serve(t, s)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/stock", nil)
-	resp, err := srv.Client().Do(req)
+// fetch sends GET url with ctx and reads the whole body: the status and the
+// body, or the first error.
+func fetch(ctx context.Context, client *http.Client, url string) (int, string, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := client.Do(req)
 	if err != nil {
 		return 0, "", err
 	}
@@ -29,8 +28,8 @@ func fetch(ctx context.Context, t testing.TB, s *Service) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
-// Each reply of a script, called by a client that gives up after 1s, or
-// waits; what the client got, and what the fake recorded.
+// Each reply of a script, called over memnet by a client that gives up after
+// 1s, or waits; what the client got, and what the fake recorded.
 func TestService(t *testing.T) {
 	leakcheck.Check(t)
 	for _, tc := range []struct {
@@ -57,7 +56,8 @@ func TestService(t *testing.T) {
 					ctx, cancel = context.WithTimeout(t.Context(), time.Second)
 				}
 				defer cancel()
-				status, body, err := fetch(ctx, t, fake)
+				srv := memnet.Serve(t, fake)
+				status, body, err := fetch(ctx, srv.Client(), srv.URL)
 				if status != tc.status || (tc.body != "" && body != tc.body) || !errors.Is(err, tc.err) {
 					t.Errorf("got %d %q, %v; want %d %q, %v", status, body, err, tc.status, tc.body, tc.err)
 				}
@@ -70,26 +70,6 @@ func TestService(t *testing.T) {
 	}
 }
 
-func TestScript(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		fake := New(Reply{Delay: time.Second}, Reply{Size: 1 << 17}, Reply{Body: "not json"})
-		go fetch(t.Context(), t, fake)
-		time.Sleep(time.Second - 1)
-		synctest.Wait()
-		if len(fake.Calls()) != 0 || fake.InFlight() != 1 || fake.Started() != 1 {
-			t.Fatalf("1ns before the delay: got %v, %d in flight", fake.Calls(), fake.InFlight())
-		}
-		time.Sleep(time.Nanosecond)
-		synctest.Wait()
-		for i, want := range []string{"oversized", "not json", "not json"} { // the last reply repeats
-			_, body, err := fetch(t.Context(), t, fake)
-			if want == "oversized" && (len(body) != 1<<17 || !json.Valid([]byte(body))) || want != "oversized" && body != want || err != nil {
-				t.Errorf("request %d: got %.40q (%d bytes), %v; want %s", i+2, body, len(body), err, want)
-			}
-		}
-	})
-}
-
 // fatalRecorder keeps the message of Fatalf instead of stopping the test.
 type fatalRecorder struct {
 	testing.TB
@@ -99,15 +79,25 @@ type fatalRecorder struct {
 func (r *fatalRecorder) Helper()                           {}
 func (r *fatalRecorder) Fatalf(format string, args ...any) { r.msg = format }
 
-func TestAwaitSaysWhatItWaitedFor(t *testing.T) {
+// The script plays in order, its last reply again and again; Await fails the
+// test 1ns before a call ends, and returns the calls once it has.
+func TestScript(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		fake := New(Reply{Delay: time.Hour})
-		ctx, cancel := context.WithCancel(t.Context())
-		defer cancel()
-		go fetch(ctx, t, fake)
+		fake := New(Reply{Delay: time.Second}, Reply{Size: 1 << 17}, Reply{Body: "not json"})
+		srv := memnet.Serve(t, fake)
+		go fetch(t.Context(), srv.Client(), srv.URL)
 		r := &fatalRecorder{TB: t}
-		if calls := fake.Await(r, 1, time.Minute); calls != nil || !strings.Contains(r.msg, "waited %v for the fake stock service") {
-			t.Errorf("Await on a call that never ends: got %v and %q, want the test failed", calls, r.msg)
+		if calls := fake.Await(r, 1, time.Second-1); calls != nil || !strings.Contains(r.msg, "waited %v for the fake stock service") || fake.InFlight() != 1 || fake.Started() != 1 {
+			t.Fatalf("Await, 1ns before the delay: got %v and %q, %d in flight; want the test failed, 1 in flight", calls, r.msg, fake.InFlight())
+		}
+		if calls := fake.Await(t, 1, time.Second); len(calls) != 1 || calls[0].Took() != time.Second {
+			t.Fatalf("Await once the delay is over: got %v, want request 1 completed after 1s", calls)
+		}
+		for i, want := range []string{"oversized", "not json", "not json"} {
+			_, body, err := fetch(t.Context(), srv.Client(), srv.URL)
+			if want == "oversized" && (len(body) != 1<<17 || !json.Valid([]byte(body))) || want != "oversized" && body != want || err != nil {
+				t.Errorf("request %d: got %.40q (%d bytes), %v; want %s", i+2, body, len(body), err, want)
+			}
 		}
 	})
 }
@@ -117,33 +107,18 @@ func TestAwaitSaysWhatItWaitedFor(t *testing.T) {
 func TestLoopback(t *testing.T) {
 	leakcheck.Check(t)
 	fake := New(Reply{Delay: time.Minute}, Reply{})
-	arrived := make(chan struct{}, 2)
+	ctx, hangUp := context.WithCancel(t.Context())
 	stockURL, client := Loopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		arrived <- struct{}{}
+		hangUp() // once its request is in
 		fake.ServeHTTP(w, r)
 	}))
-	ctx, cancel := context.WithCancel(t.Context())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, stockURL, nil)
-	go func() {
-		select { // hang up once the request is in
-		case <-arrived:
-		case <-time.After(5 * time.Second):
-		}
-		cancel()
-	}()
-	hungUp := time.Now()
-	if _, err := client.Do(req); !errors.Is(err, context.Canceled) {
+	if _, _, err := fetch(ctx, client, stockURL); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
-	if call := fake.Await(t, 1, 5*time.Second)[0]; call.Outcome != Abandoned || call.Ended.Sub(hungUp) > 5*time.Second {
+	if call := fake.Await(t, 1, 5*time.Second)[0]; call.Outcome != Abandoned {
 		t.Errorf("got %v, want abandoned at once, not after its minute", call)
 	}
-	resp, err := client.Get(stockURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if b, _ := io.ReadAll(resp.Body); string(b) != StockJSON(0) {
-		t.Errorf("a patient caller: got %s, want the stock", b)
+	if _, body, err := fetch(t.Context(), client, stockURL); body != StockJSON(0) {
+		t.Errorf("a patient caller: got %s, %v; want the stock", body, err)
 	}
 }

@@ -2,8 +2,6 @@ package fakestock
 
 import (
 	"encoding/json"
-	"io"
-	"strings"
 	"time"
 )
 
@@ -23,28 +21,9 @@ var Flavours = []Flavour{
 
 // StockJSON is the real service's body after working for delay.
 func StockJSON(delay time.Duration) string {
-	b, err := json.Marshal(struct {
+	b, _ := json.Marshal(struct { // cannot fail: the value is fixed
 		Stock []Flavour `json:"stock"`
 		Delay int64     `json:"delay"`
 	}{Flavours, delay.Milliseconds()})
-	if err != nil {
-		panic(err) // cannot happen: the value is fixed
-	}
 	return string(b)
-}
-
-// padded returns a valid JSON body of exactly size bytes (at least 25).
-func padded(size int) io.Reader {
-	const head, tail = `{"stock":[],"padding":"`, `"}`
-	n := max(size-len(head)-len(tail), 0)
-	return io.MultiReader(strings.NewReader(head), io.LimitReader(repeat('x'), int64(n)), strings.NewReader(tail))
-}
-
-type repeat byte
-
-func (r repeat) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(r)
-	}
-	return len(p), nil
 }
