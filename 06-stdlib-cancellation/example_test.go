@@ -26,12 +26,14 @@ func ExamplePoll() {
 	})
 	fmt.Println(err)
 
-	// With a context that has already ended: no poll at all.
+	// With a context that has already ended, or no schedule to keep: no poll at all.
 	fmt.Println(Poll(ctx, 50*time.Millisecond, func(context.Context) { fmt.Println("poll") }))
+	fmt.Println(Poll(context.Background(), 0, func(context.Context) { fmt.Println("poll") }))
 	// Output:
 	// poll 1
 	// the dashboard closed
 	// the dashboard closed
+	// poll every 0s: want an interval of more than 0
 }
 
 // The ledger takes one total, then stops reading and cancels: Totals returns
@@ -110,12 +112,11 @@ func ExampleCopy() {
 // The year-end report holds the pool's only renderer; a daily report whose
 // caller gives up after 10ms waits no longer than that, and is not rendered.
 func ExamplePool_Render() {
-	errLeft := errors.New("the manager went home")
 	var pool *Pool
 	pool = NewPool(1, func(ctx context.Context, job Job) error {
 		fmt.Println("rendering", job.Name)
 		if job.Name == "year-end" {
-			ctx, cancel := context.WithTimeoutCause(ctx, 10*time.Millisecond, errLeft)
+			ctx, cancel := context.WithTimeoutCause(ctx, 10*time.Millisecond, errLeft) // the caller left
 			defer cancel()
 			daily := make(chan error, 1)
 			go func() { daily <- pool.Render(ctx, Job{Name: "daily", Weight: 1}) }()
@@ -129,11 +130,8 @@ func ExamplePool_Render() {
 		return nil
 	})
 	fmt.Println(pool.Render(context.Background(), Job{Name: "year-end", Weight: 1}))
-	fmt.Println(pool.Render(context.Background(), Job{Name: "weekly", Weight: 1}))
 	// Output:
 	// rendering year-end
 	// daily: caller left: true
-	// <nil>
-	// rendering weekly
 	// <nil>
 }

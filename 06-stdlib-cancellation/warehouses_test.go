@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -22,137 +22,109 @@ import (
 func TestWarehouses(t *testing.T) {
 	begun(t, "TotalStock", func() error { _, err := TotalStock(ended(), http.DefaultClient, nil, 1); return err })
 	leakcheck.Check(t)
-	slow, second := fakestock.Reply{Delay: 10 * time.Second}, fakestock.Reply{Delay: time.Second}
+	slow, second := fakestock.Reply{Delay: 10 * time.Second}, fakestock.Reply{Delay: time.Second, Body: `{"stock":[{"name":"Pistachio","stock":2}]}`}
 	tests := []struct {
 		name    string
 		replies map[string]fakestock.Reply
 		limit   int
-		leave   time.Duration // the caller leaves (errLeft) this long after the call; <0: before it
-		want    Levels        // or, if nil, an error:
-		errIs   error         // that wraps this, or
-		errOf   string        // that is the failure of this warehouse, not a cancelled one's
-		took    time.Duration
-		most    int    // requests in flight at once at most; 0: not checked
-		seen    string // what the warehouses saw; "": not checked
+		leave   time.Duration // the caller leaves (errLeft) this long after asking; <0: before
+		want    string        // want: TotalStock's levels if any and verdict, then what the warehouses saw
+		errOf   string        // want: an error from this warehouse's request
 		fix     string
 	}{
 		{name: "adds up", limit: 3, replies: map[string]fakestock.Reply{
 			"north": {Delay: 1 * time.Second, Body: `{"stock":[{"name":"Pistachio","stock":10},{"name":"Neopolitan","stock":1}]}`},
 			"south": {Delay: 2 * time.Second, Body: `{"stock":[{"name":"Pistachio","stock":5}]}`},
 			"east":  {Delay: 3 * time.Second, Body: `{"stock":[{"name":"Cookies 'n' Cream","stock":7}]}`},
-		}, want: Levels{"Pistachio": 15, "Neopolitan": 1, "Cookies 'n' Cream": 7}, took: 3 * time.Second, most: 3,
+		}, want: "map[Cookies 'n' Cream:7 Neopolitan:1 Pistachio:15] ok at 3s; east: 0s completed after 3s; north: 0s completed after 1s; south: 0s completed after 2s",
 			fix: "ask all at once with Group.Go, add up after Wait"},
-		{name: "limit", limit: 2, replies: map[string]fakestock.Reply{
-			"east": second, "harbour": second, "north": second, "south": second, "west": second,
-		}, want: stockTimes(5), took: 3 * time.Second, most: 2,
-			fix: "Group.SetLimit(limit)"},
+		{name: "limit", limit: 2, replies: map[string]fakestock.Reply{"east": second, "harbour": second, "north": second, "south": second, "west": second},
+			fix: "Group.SetLimit(limit)", want: "map[Pistachio:10] ok at 3s; east: 0s completed after 1s; harbour: 0s completed after 1s; " +
+				"north: 1s completed after 1s; south: 1s completed after 1s; west: 2s completed after 1s"},
 		{name: "first failure", limit: 3, replies: map[string]fakestock.Reply{
 			"east": slow, "north": slow, "west": slow,
 			"south": {Delay: time.Second, Status: http.StatusServiceUnavailable, Body: `{"error":"freezer defrosting"}`},
-		}, errOf: "south.test", took: time.Second,
-			seen: "east: request 1 abandoned after 1s; north: request 1 abandoned after 1s; south: request 1 completed after 1s; west: nothing",
-			fix:  "ask with the context of errgroup.WithContext; return Wait's error"},
-		{name: "caller leaves", limit: 2, leave: 2 * time.Second, replies: map[string]fakestock.Reply{
-			"east": slow, "north": slow, "south": slow,
-		}, errIs: errLeft, took: 2 * time.Second,
-			seen: "east: request 1 abandoned after 2s; north: request 1 abandoned after 2s; south: nothing",
-			fix:  "errgroup.WithContext(ctx), SetLimit"},
+		}, errOf: "south.test", fix: "ask with the context of errgroup.WithContext; return Wait's error",
+			want: "error at 1s; east: 0s abandoned after 1s; north: 0s abandoned after 1s; south: 0s completed after 1s; west: nothing"},
+		{name: "caller leaves", limit: 2, leave: 2 * time.Second, replies: map[string]fakestock.Reply{"east": slow, "north": slow, "south": slow},
+			want: "the caller left at 2s; east: 0s abandoned after 2s; north: 0s abandoned after 2s; south: nothing", fix: "errgroup.WithContext(ctx), SetLimit"},
 		{name: "ended context", limit: 2, leave: -1, replies: map[string]fakestock.Reply{"north": {}, "south": {}},
-			errIs: errLeft, seen: "north: nothing; south: nothing",
-			fix: "return context.Cause(gctx) from Go's function; an empty total is no answer"},
+			want: "the caller left at 0s; north: nothing; south: nothing", fix: "return context.Cause(gctx) from Go's function; an empty total is no answer"},
 		{name: "zero limit", replies: map[string]fakestock.Reply{"north": {}},
-			seen: "north: nothing", fix: "keep the limit check: Go waits for ever at limit 0"},
+			want: "error at 0s; north: nothing", fix: "keep the limit check: Go waits for ever at limit 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				// A fake stock service per warehouse, at its own host (http://north.test/stock),
-				// all behind one server that counts the requests in flight.
-				fakes, urls := map[string]*fakestock.Service{}, []string{}
+				fakes, urls, start := map[string]*fakestock.Service{}, []string{}, time.Now()
 				for _, name := range sortedKeys(tt.replies) {
 					fakes[name] = fakestock.New(tt.replies[name])
 					urls = append(urls, "http://"+name+".test/stock")
 				}
-				var mu sync.Mutex
-				var inFlight, most int
-				client := memnet.Serve(t, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-					mu.Lock()
-					inFlight++
-					most = max(most, inFlight)
-					mu.Unlock()
-					defer func() { mu.Lock(); inFlight--; mu.Unlock() }()
-					fakes[strings.TrimSuffix(r.Host, ".test")].ServeHTTP(rw, r)
+				client := memnet.Serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					fakes[strings.TrimSuffix(r.Host, ".test")].ServeHTTP(w, r) // a warehouse per host: http://north.test/stock
 				})).Client()
-				ctx, leave := context.WithCancelCause(t.Context())
-				defer leave(nil)
-				if tt.leave < 0 {
-					leave(errLeft)
-				}
-				total := goCall(func() (Levels, error) { return TotalStock(ctx, client, urls, tt.limit) })
-				if tt.leave > 0 {
-					time.Sleep(tt.leave)
-					leave(errLeft)
-				}
+				total := goCall(func() (Levels, error) { return TotalStock(leaving(t, tt.leave), client, urls, tt.limit) })
 				total.await(time.Minute)
 				synctest.Wait()
-				call := fmt.Sprintf("TotalStock(%s, limit %d)", strings.Join(sortedKeys(tt.replies), " "), tt.limit)
-				if !total.returned() || total.took != tt.took {
-					t.Errorf("%s %v; want it back after %v (%s)", call, total, tt.took, tt.fix)
+				got := verdict(total, 0)
+				for _, name := range sortedKeys(fakes) {
+					got += "; " + name + ": " + history(fakes[name], start)
+				}
+				if got != tt.want {
+					t.Errorf("TotalStock: got %s, want %s (%s)", got, tt.want, tt.fix)
 				}
 				var urlErr *url.Error
-				switch {
-				case tt.want != nil:
-					if total.err != nil || !maps.Equal(total.got, tt.want) {
-						t.Errorf("%s = (%v, %v), want %v (%s)", call, total.got, total.err, tt.want, tt.fix)
-					}
-				case total.err == nil:
-					t.Errorf("%s = (%v, nil), want an error (%s)", call, total.got, tt.fix)
-				case tt.errIs != nil && !errors.Is(total.err, tt.errIs):
-					t.Errorf("%s: got %v, want %v (%s)", call, total.err, tt.errIs, tt.fix)
-				case tt.errOf != "" && (!strings.Contains(total.err.Error(), tt.errOf) || errors.Is(total.err, context.Canceled) ||
-					errors.As(total.err, &urlErr) && !strings.Contains(urlErr.URL, tt.errOf)):
-					t.Errorf("%s: got %v, want the first failure, %s's (%s)", call, total.err, tt.errOf, tt.fix)
-				}
-				mu.Lock()
-				if tt.most != 0 && most != tt.most {
-					t.Errorf("%s: got %d requests in flight at most, want %d (%s)", call, most, tt.most, tt.fix)
-				}
-				mu.Unlock()
-				var saw []string
-				for _, name := range sortedKeys(fakes) {
-					saw = append(saw, name+": "+seen(fakes[name]))
-				}
-				if got := strings.Join(saw, "; "); tt.seen != "" && got != tt.seen {
-					t.Errorf("%s: the warehouses saw %s, want %s (%s)", call, got, tt.seen, tt.fix)
+				if tt.errOf != "" && total.returned() && total.err != nil &&
+					(!strings.Contains(total.err.Error(), tt.errOf) || errors.As(total.err, &urlErr) && !strings.Contains(urlErr.URL, tt.errOf)) {
+					t.Errorf("TotalStock: got %v, want the first failure, %s's (%s)", total.err, tt.errOf, tt.fix)
 				}
 			})
 		})
 	}
 }
 
-// seen says what a fake stock service saw: "nothing", or each request it
-// finished with ("request 1 abandoned after 1s"), and how many are in flight.
-func seen(fake *fakestock.Service) string {
+// leaving is a context of t's that ends with errLeft d from now (<0: has; 0: never).
+func leaving(t *testing.T, d time.Duration) context.Context {
+	if d == 0 {
+		return t.Context()
+	}
+	ctx, cancel := context.WithTimeoutCause(t.Context(), d, errLeft)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// verdict says what c, started at, returned and when: its value and "ok at 3s", or for an error the text
+// of the first of errLeft, errInk, DeadlineExceeded and Canceled it wraps ("the caller left at 1s"), or "error".
+func verdict[T any](c *bgCall[T], at time.Duration) string {
+	if !c.returned() || c.panicked != nil {
+		return c.String()
+	}
+	word := "error"
+	if _, none := any(c.got).(struct{}); c.err == nil && none {
+		word = "ok"
+	} else if c.err == nil {
+		word = fmt.Sprint(c.got, " ok")
+	}
+	for _, e := range []error{context.Canceled, context.DeadlineExceeded, errInk, errLeft} {
+		if errors.Is(c.err, e) {
+			word = e.Error()
+		}
+	}
+	return fmt.Sprintf("%s at %v", word, at+c.took)
+}
+
+// history says what a fake stock service saw, if start is the bubble's 0s:
+// "0s completed after 3s, 3s abandoned after 1s, 1 in flight", or "nothing".
+func history(fake *fakestock.Service, start time.Time) string {
 	var s []string
 	for _, c := range fake.Calls() {
-		s = append(s, c.String())
+		s = append(s, fmt.Sprintf("%v %s after %v", c.Started.Sub(start), c.Outcome, c.Took()))
 	}
 	if n := fake.InFlight(); n > 0 {
 		s = append(s, fmt.Sprintf("%d in flight", n))
 	}
-	if len(s) == 0 {
-		return "nothing"
-	}
-	return strings.Join(s, ", ")
+	return cmp.Or(strings.Join(s, ", "), "nothing")
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-// stockTimes is the stock of the fake stock service's JSON, n times over.
-func stockTimes(n int) Levels {
-	levels := Levels{}
-	for _, f := range fakestock.Flavours {
-		levels[f.Name] = n * f.Stock
-	}
-	return levels
-}
