@@ -134,27 +134,29 @@ func main() {
 		}
 	}
 
+	// The verdict first, on the line the caller started; then the details.
+	var details strings.Builder
 	if len(tolerated) > 0 {
-		fmt.Printf("    %s: %d test(s) failed only at their t.TempDir cleanup (Wine 8.0 limit; counted as they ended: passed or skipped): %s\n",
-			name, len(tolerated), strings.Join(tolerated, " "))
+		fmt.Fprintf(&details, "    %d test(s) failed only at their t.TempDir cleanup (Wine 8.0 limit; counted as they ended: passed or skipped): %s\n",
+			len(tolerated), strings.Join(tolerated, " "))
 	}
+	verdict, code := "PASS  "+name, 0
 	switch {
 	case len(real) > 0:
 		for _, n := range real {
-			fmt.Printf("    --- FAIL: %s\n", n)
+			fmt.Fprintf(&details, "    --- FAIL: %s\n", n)
 			for _, l := range tests[n].own {
-				fmt.Printf("        %s\n", l)
+				fmt.Fprintf(&details, "        %s\n", l)
 			}
 		}
-		fmt.Printf("FAIL  %s\n", name)
-		os.Exit(1)
+		verdict, code = "FAIL  "+name, 1
 	case exit != "0" && (len(tolerated) == 0 || crashed(all)):
 		// A crash or a timeout, or no test at all: the output's end.
 		for _, l := range all[max(0, len(all)-40):] {
-			fmt.Printf("        %s\n", l)
+			fmt.Fprintf(&details, "        %s\n", l)
 		}
-		fmt.Printf("FAIL  %s (exit code %s)\n", name, exit)
-		os.Exit(1)
+		verdict, code = fmt.Sprintf("FAIL  %s (exit code %s)", name, exit), 1
 	}
-	fmt.Printf("PASS  %s\n", name)
+	fmt.Printf("%s\n%s", verdict, details.String())
+	os.Exit(code)
 }
