@@ -48,16 +48,13 @@ func serve(h http.Handler, rec *httptest.ResponseRecorder, req *http.Request) {
 func panicSite() string {
 	here, _ := os.Getwd()
 	pc := make([]uintptr, 64)
-	frames := runtime.CallersFrames(pc[:runtime.Callers(3, pc)])
-	for {
-		f, more := frames.Next()
-		if filepath.Dir(f.File) == here {
+	for frames, more := runtime.CallersFrames(pc[:runtime.Callers(3, pc)]), true; more; {
+		var f runtime.Frame
+		if f, more = frames.Next(); filepath.Dir(f.File) == here {
 			return fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
 		}
-		if !more {
-			return "an unknown place (run go vet, and go test -v)"
-		}
 	}
+	return "an unknown place (run go vet, and go test -v)"
 }
 
 // Pending is a GET /menu served on its own goroutine.

@@ -123,50 +123,45 @@ func (s *Server) closes(t testing.TB, req, then string, answer time.Duration, wh
 // outliveGrace calls serve, with a grace of 1ms, on a server whose one
 // request waits for its context; it cancels serve's ctx once that request is
 // in flight, and returns serve's result.
-func outliveGrace(t testing.TB, serve ServeFunc) error {
-	t.Helper()
+func outliveGrace(t testing.TB, serve ServeFunc) (err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("listening on 127.0.0.1:0: %v", err)
 	}
-	inFlight, ended := make(chan struct{}), make(chan struct{})
+	inFlight, ended, served, asked := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
 	srv := &http.Server{Handler: http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		close(inFlight)
 		<-r.Context().Done()
 		close(ended)
 	})}
+	defer srv.Close() // when a wait below fails
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- serve(ctx, srv, ln, short, slog.New(slog.DiscardHandler)) }()
+	go func() { err = serve(ctx, srv, ln, short, slog.New(slog.DiscardHandler)); close(served) }()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	asked := make(chan struct{})
 	go func() {
 		defer close(asked)
 		if resp, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String()); err == nil {
 			resp.Body.Close()
 		}
 	}()
-
 	timeout := time.After(patience)
-	wait := func(c <-chan struct{}, msg string) {
+	for _, w := range []struct {
+		c   chan struct{}
+		msg string
+	}{
+		{inFlight, "no request reached the handler (serve srv on ln)"},
+		{served, "serve, with a grace of 1ms, still served its cancelled context"},
+		{ended, "a request that outlived the grace of 1ms (Close after Shutdown cancels it) was still running"},
+		{asked, "its client (its connection closed ends it) still waited"},
+	} {
 		select {
-		case <-c:
+		case <-w.c:
 		case <-timeout:
-			srv.Close()
-			t.Fatalf("%s %v later", msg, patience)
+			t.Fatalf("%s %v later", w.msg, patience)
 		}
+		cancel() // once the request is in flight
 	}
-	wait(inFlight, "no request reached the handler (serve srv on ln)")
-	cancel()
-	select {
-	case err = <-served:
-	case <-timeout:
-		srv.Close()
-		t.Fatalf("serve was still serving %v after its context was cancelled, with a grace of 1ms", patience)
-	}
-	wait(ended, "a request that outlived the grace of 1ms (Close after Shutdown cancels it) was still running")
-	wait(asked, "its client (its connection closed ends it) still waited")
 	return err
 }
