@@ -56,7 +56,9 @@ func TestStart(t *testing.T) {
 	r := &fatalRecorder{TB: t}
 	func() {
 		defer func() { recover() }() // fatalRecorder.Fatalf stops Start, as t.Fatalf would
-		Start(r, func(context.Context, []string, io.Writer) error { return errors.New("flag provided but not defined: -addr") })
+		Start(r, func(context.Context, []string, io.Writer) error {
+			return errors.New("flag provided but not defined: -addr")
+		})
 	}()
 	if !strings.Contains(r.msg, "returned flag provided but not defined: -addr before it logged the address") {
 		t.Errorf("got %q, want the test failed with run's error", r.msg)
