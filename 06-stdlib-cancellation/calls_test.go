@@ -17,8 +17,8 @@ var (
 )
 
 // begun fails t in one line while call still returns the starter's "not
-// implemented yet", so a task not begun gets one message, not a screenful.
-// It waits at most a second for call, and ignores a panic: later tests report it.
+// implemented yet": a task not begun gets one message, not a screenful. It
+// waits at most a second for call, and ignores a panic: later tests report it.
 func begun(t *testing.T, what string, call func() error) {
 	t.Helper()
 	c := goCall(func() (struct{}, error) { return struct{}{}, call() })
@@ -45,19 +45,19 @@ func loopback(t testing.TB) net.Listener {
 	return ln
 }
 
-// bgCall is a call running on a goroutine of its own, so that a test can
-// look at it, in virtual time, while it runs.
+// A bgCall is a call running on a goroutine of its own, for a test to look
+// at while it runs. Read got, err, took and panicked once done is closed.
 type bgCall[T any] struct {
 	start    time.Time
 	done     chan struct{}
-	got      T             // read these only once done is closed
-	err      error         //
-	took     time.Duration //
-	panicked any           // what the call panicked with, if it did
+	got      T
+	err      error
+	took     time.Duration
+	panicked any // what the call panicked with, if it did
 }
 
-// goCall starts f on a goroutine of its own. A panic in f is recorded, so
-// that the test can report it rather than crash.
+// goCall starts f on a goroutine of its own, and records a panic in f
+// for the test to report, rather than crash.
 func goCall[T any](f func() (T, error)) *bgCall[T] {
 	c := &bgCall[T]{start: time.Now(), done: make(chan struct{})}
 	go func() {
@@ -73,8 +73,8 @@ func goCall[T any](f func() (T, error)) *bgCall[T] {
 	return c
 }
 
-// returned reports, without waiting, whether the call has returned. Call
-// synctest.Wait first, so that the call has run as far as it can.
+// returned reports, without waiting, whether the call has returned: call
+// synctest.Wait first, for the call to run as far as it can.
 func (c *bgCall[T]) returned() bool {
 	select {
 	case <-c.done:
@@ -87,11 +87,9 @@ func (c *bgCall[T]) returned() bool {
 // await waits at most limit (virtual time: a long limit costs nothing) for
 // the call to return.
 func (c *bgCall[T]) await(limit time.Duration) {
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
 	select {
 	case <-c.done:
-	case <-timer.C:
+	case <-time.After(limit):
 	}
 }
 

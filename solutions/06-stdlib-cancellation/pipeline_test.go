@@ -32,16 +32,15 @@ func TestPipeline(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				ctx, cancel := context.WithCancelCause(context.Background())
-				orders := make(chan Order, 3)
+				orders, totals := make(chan Order, 3), make(chan Total)
 				if !tc.wait {
 					orders <- Order{ID: "A1", Scoops: 2, CentsPerScoop: 250}
 					orders <- Order{ID: "A2", Scoops: 1, CentsPerScoop: 300}
 					orders <- Order{ID: "A3", Scoops: 3, CentsPerScoop: 200}
 					close(orders)
 				}
-				totals := make(chan Total)
 				call := goCall(func() (struct{}, error) { return struct{}{}, Totals(ctx, orders, totals) })
-				defer func() { // set a Totals that waits on free, for at most a minute
+				defer func() { // set a Totals that still waits free, for at most a minute
 					cancel(nil)
 					if tc.wait {
 						close(orders)
@@ -56,39 +55,30 @@ func TestPipeline(t *testing.T) {
 					}
 				}()
 
-				var got []Total
-				for limit := time.After(time.Minute); len(got) != tc.take && len(got) <= len(want); {
-					var total Total
-					var open bool
-					select {
-					case total, open = <-totals:
-					case <-limit:
-					}
-					if !open {
-						break
-					}
-					got = append(got, total)
-				}
-				if tc.take < 0 && !slices.Equal(got, want) {
-					t.Errorf("Totals(ctx, 3 orders, totals) sent %v, want %v (%s)", got, want, tc.fix)
-				}
-				wantErr := error(nil)
+				wantGot, wantErr := want, error(nil)
 				if tc.take >= 0 {
-					synctest.Wait()
-					cancel(errClosing)
-					wantErr = errClosing
+					wantGot, wantErr = want[:tc.take], errClosing
 				}
-				synctest.Wait()
-				if !call.returned() || call.panicked != nil || !errors.Is(call.err, wantErr) {
-					t.Fatalf("Totals %v, want it returned with %v (%s)", call, wantErr, tc.fix)
-				}
-				select {
-				case total, open := <-totals:
-					if open {
-						t.Fatalf("totals held %v after Totals returned, want it closed (%s)", total, tc.fix)
+				var got []Total
+				closed := false
+			read:
+				for !closed && len(got) <= len(want) {
+					if len(got) == tc.take {
+						synctest.Wait()
+						cancel(errClosing)
 					}
-				default:
-					t.Fatalf("Totals returned and left totals open, want it closed (%s)", tc.fix)
+					synctest.Wait() // Totals has sent, or waits to, or has returned
+					select {
+					case total, open := <-totals:
+						if closed = !open; open {
+							got = append(got, total)
+						}
+					default:
+						break read
+					}
+				}
+				if synctest.Wait(); !slices.Equal(got, wantGot) || !closed || !call.returned() || call.panicked != nil || !errors.Is(call.err, wantErr) {
+					t.Fatalf("Totals sent %v, closed totals %v, %v; want %v, true, returned %v (%s)", got, closed, call, wantGot, wantErr, tc.fix)
 				}
 			})
 		})
