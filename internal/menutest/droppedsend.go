@@ -16,9 +16,6 @@ import (
 // waits, which no test can arrange on demand, so this reads the source.
 func DroppedSends(fsys fs.FS) ([]string, error) {
 	names, err := fs.Glob(fsys, "*.go")
-	if err != nil {
-		return nil, err
-	}
 	fset := token.NewFileSet()
 	var sends []string
 	unbuffered := ""
@@ -37,7 +34,7 @@ func DroppedSends(fsys fs.FS) ([]string, error) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				if isUnbufferedMake(n) && unbuffered == "" {
+				if fun, ok := n.Fun.(*ast.Ident); ok && fun.Name == "make" && isUnbuffered(n.Args) && unbuffered == "" {
 					unbuffered = fset.Position(n.Pos()).String()
 				}
 			case *ast.SelectStmt:
@@ -54,27 +51,22 @@ func DroppedSends(fsys fs.FS) ([]string, error) {
 			return true
 		})
 	}
-	if unbuffered == "" {
-		return nil, nil
-	}
 	var found []string
 	for _, at := range sends {
-		found = append(found, fmt.Sprintf("%s: got a send in a select with a default case, and a channel with no room made at %s; "+
-			"it drops the result whenever the fetch finishes before anyone waits for it, want make(chan T, 1) and a plain send", at, unbuffered))
+		if unbuffered != "" {
+			found = append(found, fmt.Sprintf("%s: got a send in a select with a default case, and a channel with no room made at %s; "+
+				"it drops the result whenever the fetch finishes before anyone waits for it, want make(chan T, 1) and a plain send", at, unbuffered))
+		}
 	}
-	return found, nil
+	return found, err
 }
 
-func isUnbufferedMake(call *ast.CallExpr) bool {
-	if fun, ok := call.Fun.(*ast.Ident); !ok || fun.Name != "make" || len(call.Args) == 0 {
-		return false
+// isUnbuffered reports whether make's args make a channel with no room; a
+// size it cannot read is let through.
+func isUnbuffered(args []ast.Expr) bool {
+	if _, ok := args[0].(*ast.ChanType); !ok || len(args) == 1 {
+		return ok
 	}
-	if _, ok := call.Args[0].(*ast.ChanType); !ok {
-		return false
-	}
-	if len(call.Args) > 1 {
-		lit, ok := call.Args[1].(*ast.BasicLit) // a size it cannot read is let through
-		return ok && lit.Value == "0"
-	}
-	return true
+	lit, ok := args[1].(*ast.BasicLit)
+	return ok && lit.Value == "0"
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"testing/synctest"
 	"time"
 
@@ -43,32 +44,27 @@ func slowMenu(client *http.Client) http.Handler {
 	})
 }
 
+// A Pending says how long the menu took and what it answered, to the
+// nanosecond; a body the menu leaves open is closed when the test ends.
 func TestPending(t *testing.T) {
 	leakcheck.Check(t)
-	synctest.Test(t, func(t *testing.T) {
-		stock := NewStock(t, fakestock.Reply{Delay: 2 * time.Second})
-		menu := Start(slowMenu(stock.Client()))
-		time.Sleep(2*time.Second - 1)
-		synctest.Wait()
-		if got := menu.String(); menu.Answered() || got != "no answer after 1.999999999s" {
-			t.Errorf("1ns before the stock answers: got %q", got)
-		}
-		time.Sleep(time.Nanosecond)
-		synctest.Wait()
-		if got := menu.String(); !menu.Answered() || menu.Took != 2*time.Second || !strings.HasPrefix(got, "200 after 2s: {") || stock.OpenBodies() != 0 {
-			t.Errorf("once the stock answers: got %q, %d bodies open", got, stock.OpenBodies())
-		}
-	})
-}
-
-func TestClosesBodiesLeftOpen(t *testing.T) {
-	leakcheck.Check(t)
 	var stock *Stock
-	t.Run("menu leaves it open", func(t *testing.T) {
+	t.Run("menu", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			stock = NewStock(t, fakestock.Reply{})
+			stock = NewStock(t, fakestock.Reply{Delay: 2 * time.Second}, fakestock.Reply{})
+			menu := Start(slowMenu(stock.Client()))
+			time.Sleep(2*time.Second - 1)
+			synctest.Wait()
+			if got := menu.String(); menu.Answered() || got != "no answer after 1.999999999s" {
+				t.Errorf("1ns before the stock answers: got %q", got)
+			}
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
+			if got := menu.String(); !menu.Answered() || menu.Took != 2*time.Second || !strings.HasPrefix(got, "200 after 2s: {") || stock.OpenBodies() != 0 {
+				t.Errorf("once the stock answers: got %q, %d bodies open", got, stock.OpenBodies())
+			}
 			if _, err := stock.Client().Get(StockURL); err != nil || stock.OpenBodies() != 1 {
-				t.Errorf("got %v, %d bodies open; want 1", err, stock.OpenBodies())
+				t.Errorf("a body left open: got %v, %d bodies open; want 1", err, stock.OpenBodies())
 			}
 		})
 	})
@@ -89,30 +85,25 @@ func (r *recorder) Errorf(format string, args ...any) {
 }
 
 func TestCheckAnswer(t *testing.T) {
-	answer := func(status int, contentType, body string) *httptest.ResponseRecorder {
-		rec := httptest.NewRecorder()
-		rec.Header().Set("Content-Type", contentType)
-		rec.WriteHeader(status)
-		io.WriteString(rec, body+"\n")
-		return rec
-	}
 	for _, tc := range []struct {
-		name string
-		rec  *httptest.ResponseRecorder
-		want int
-		fail bool
+		status           int
+		contentType, got string
+		want             int
+		fail             bool
 	}{
-		{"menu", answer(200, "application/json", MenuJSON), 200, false},
-		{"JSON error", answer(502, "application/json; charset=utf-8", `{"error":"stock unreachable"}`), 502, false},
-		{"wrong status", answer(500, "application/json", `{"error":"oops"}`), 502, true},
-		{"wrong menu", answer(200, "application/json", `{"menu":[]}`), 200, true},
-		{"text error", answer(502, "text/plain", `{"error":"stock unreachable"}`), 502, true},
-		{"empty error", answer(502, "application/json", `{"error":""}`), 502, true},
+		{200, "application/json", MenuJSON, 200, false},
+		{502, "application/json; charset=utf-8", `{"error":"stock unreachable"}`, 502, false},
+		{500, "application/json", `{"error":"oops"}`, 502, true},
+		{200, "application/json", `{"menu":[]}`, 200, true},
+		{502, "text/plain", `{"error":"stock unreachable"}`, 502, true},
+		{502, "application/json", `{"error":""}`, 502, true},
 	} {
-		r := &recorder{TB: t}
-		CheckAnswer(r, tc.rec, tc.want)
-		if failed := len(r.msgs) > 0; failed != tc.fail {
-			t.Errorf("%s: got failed %v (%q), want %v", tc.name, failed, r.msgs, tc.fail)
+		rec, r := httptest.NewRecorder(), &recorder{TB: t}
+		rec.Header().Set("Content-Type", tc.contentType)
+		rec.WriteHeader(tc.status)
+		io.WriteString(rec, tc.got+"\n")
+		if CheckAnswer(r, rec, tc.want); len(r.msgs) > 0 != tc.fail {
+			t.Errorf("%d %s %s, want %d: got failures %q, want failed %v", tc.status, tc.contentType, tc.got, tc.want, r.msgs, tc.fail)
 		}
 	}
 }
@@ -178,5 +169,31 @@ func TestGuard(t *testing.T) {
 		t.Errorf("GET from 127.0.0.1 through the guard: %v", err)
 	} else {
 		resp.Body.Close()
+	}
+}
+
+// The check itself: it must catch the wrong answer, and let right ones through.
+func TestDroppedSends(t *testing.T) {
+	const drop = "select {\n\tcase results <- 1:\n\tdefault:\n\t}\n"
+	for _, tc := range []struct {
+		name, src string
+		dropped   int
+	}{
+		{"make(chan T)", "results := make(chan int)\n" + drop, 1},
+		{"make(chan T, 0)", "var results = make(chan int, 0)\n" + drop, 1},
+		{"in another function", "go send(make(chan int))\n}\n\nfunc send(results chan int) {\n" + drop, 1},
+		{"room for one", "results := make(chan int, 1)\n" + drop, 0},
+		{"size not a literal", "results := make(chan int, n)\n" + drop, 0},
+		{"plain send", "results := make(chan int)\ngo func() { results <- 1 }()\n", 0},
+		{"no default case", "results := make(chan int)\nselect {\ncase results <- 1:\ncase <-results:\n}\n", 0},
+		{"receive with a default", "results := make(chan int)\nselect {\ncase <-results:\ndefault:\n}\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "package p\n\nfunc fetch(n int) {\n" + tc.src + "}\n"
+			fsys := fstest.MapFS{"fetch.go": {Data: []byte(src)}, "fetch_test.go": {Data: []byte("package p\n\nvar x = make(chan int)\n")}}
+			if got, err := DroppedSends(fsys); err != nil || len(got) != tc.dropped {
+				t.Errorf("got %d sends that can drop their value (%v), want %d, in:\n%s", len(got), err, tc.dropped, src)
+			}
+		})
 	}
 }
