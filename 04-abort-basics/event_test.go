@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -11,72 +12,54 @@ import (
 )
 
 func TestOnAbort(t *testing.T) {
-	t.Run("once and remove", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			var early, late atomic.Int32
-			removeEarly := OnAbort(ctx, func() { early.Add(1) })
-			removeLate := OnAbort(ctx, func() { late.Add(1) })
-			if removeEarly == nil || removeLate == nil {
-				t.Fatal("OnAbort returned a nil remove; want AfterFunc's stop")
-			}
-			synctest.Wait()
-			if n := late.Load(); n != 0 {
-				t.Fatalf("listener called %d times before the context ended; want 0", n)
-			}
-			first, second := removeEarly(), removeEarly()
-			cancel()
-			cancel()
-			synctest.Wait()
-			afterRun := removeLate()
-			if !first || second || afterRun || early.Load() != 0 || late.Load() != 1 {
-				t.Errorf("remove() before cancel = %v, again %v, after the call = %v; calls after two cancels %d and %d; want true, false, false; 0 and 1 (return context.AfterFunc's stop)",
-					first, second, afterRun, early.Load(), late.Load())
-			}
-		})
-	})
-
-	t.Run("already ended", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
-			var calls atomic.Int32
-			release, returned := make(chan struct{}), make(chan struct{}, 1)
-			go func() {
-				OnAbort(ctx, func() { calls.Add(1); <-release }) // a listener that takes its time
-				returned <- struct{}{}
-			}()
-			synctest.Wait()
-			n, blocked := calls.Load(), len(returned) == 0
-			close(release)
-			if blocked || n != 1 {
-				t.Errorf("OnAbort(ended ctx): blocked %v, listener called %d times; want false, 1 at once in its own goroutine", blocked, n)
-			}
-		})
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		var removed, kept, late atomic.Int32 // how often each listener was called
+		n := runtime.NumGoroutine()
+		removeEarly := OnAbort(ctx, func() { removed.Add(1) })
+		first, again := removeEarly(), removeEarly()
+		synctest.Wait()
+		left := runtime.NumGoroutine() - n // AfterFunc's stop leaves none
+		removeKept := OnAbort(ctx, func() { kept.Add(1) })
+		synctest.Wait()
+		if !first || again || left > 0 || kept.Load() != 0 {
+			t.Fatalf("live ctx: remove() = %v, then %v, leaving %d goroutines; listener called %d times; want true, false, 0, 0 (return context.AfterFunc's stop)", first, again, left, kept.Load())
+		}
+		cancel()
+		cancel()
+		synctest.Wait()
+		if afterRun := removeKept(); removed.Load() != 0 || kept.Load() != 1 || afterRun {
+			t.Fatalf("after two cancels: removed listener called %d times, kept one %d, its remove() %v; want 0, 1, false", removed.Load(), kept.Load(), afterRun)
+		}
+		start := time.Now()
+		OnAbort(ctx, func() { late.Add(1); time.Sleep(time.Hour) }) // a listener that takes its time
+		took := time.Since(start)
+		synctest.Wait()
+		if took != 0 || late.Load() != 1 {
+			t.Errorf("OnAbort(ended ctx) took %v, listener called %d times; want 0s, 1: at once, in its own goroutine", took, late.Load())
+		}
+		time.Sleep(time.Hour) // the listener returns: the bubble can end
 	})
 }
 
 func TestThrowIfAborted(t *testing.T) {
-	errSoldOut := errors.New("pistachio sold out")
 	errClosing := errors.New("shop closing")
-	ended := func(d, cancelAt time.Duration, reason error) context.Context {
-		ctx, _ := newCtx(t, d, cancelAt, reason)
-		return ctx
-	}
-	const fix = "wrap ctx.Err() and context.Cause(ctx) with two %w; a plain cancel's cause is ctx.Err() alone"
 	for _, tc := range []struct {
-		name    string
-		ctx     context.Context
-		is, not []error
-		msg     string // the whole message, if it matters
+		name             string
+		deadline, cancel time.Duration // see newCtx
+		reason           error
+		is               []error
+		msg              string // the whole message, if it matters
 	}{
-		{"live", context.Background(), nil, nil, ""},
-		{"plain cancel", ended(time.Hour, -1, nil), []error{context.Canceled}, nil, "context canceled"},
-		{"cancel with reason", ended(time.Hour, -1, errSoldOut), []error{context.Canceled, errSoldOut}, nil, ""},
-		{"deadline with reason", ended(-1, 0, errClosing), []error{context.DeadlineExceeded, errClosing}, nil, ""},
+		{"plain cancel", time.Hour, -1, nil, []error{context.Canceled}, "context canceled"}, // live, and a cancel with a reason: ExampleThrowIfAborted
+		{"plain deadline", -1, 0, nil, []error{context.DeadlineExceeded}, "context deadline exceeded"},
+		{"deadline with reason", -1, 0, errClosing, []error{context.DeadlineExceeded, errClosing}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			checkErr(t, "ThrowIfAborted", ThrowIfAborted(tc.ctx), tc.is, tc.not, tc.msg, fix)
+			ctx, _ := newCtx(t, tc.deadline, tc.cancel, tc.reason)
+			if err := ThrowIfAborted(ctx); errWant(err, tc.is, nil, tc.msg) != "" {
+				t.Errorf("ThrowIfAborted = %v; want %s (wrap ctx.Err() and context.Cause(ctx) with two %%w; a plain end's cause is ctx.Err() alone)", err, errWant(err, tc.is, nil, tc.msg))
+			}
 		})
 	}
 }
@@ -92,11 +75,7 @@ func ExampleOnAbort() {
 	fmt.Println("bell removed before abort:", removeBell())
 
 	abort()
-	select { // the listener runs in a goroutine of its own: wait for it
-	case <-heard:
-	case <-time.After(300 * time.Millisecond): // it runs in microseconds; only a listener that never runs waits this long
-		fmt.Println("the listener did not run within 300ms")
-	}
+	await(heard, "the listener") // it runs in a goroutine of its own
 	fmt.Println("log removed after abort:", removeLog())
 	// Output:
 	// bell removed before abort: true

@@ -10,46 +10,37 @@ import (
 )
 
 func TestBatch(t *testing.T) {
-	errSpilled := errors.New("spilled the cone")
+	errSpilled, errLeft := errors.New("spilled the cone"), errors.New("customer left")
 	for _, tc := range []struct {
 		name             string
-		deadline, cancel time.Duration // the parent's; cancel < 0: cancelled already
+		deadline, cancel time.Duration // the parent's (see newCtx); it ends with the reason errLeft
 		steps            string        // a step per letter: o succeeds, f fails, a aborts the parent
 		ran              string        // the steps run; ! marks one called with an ended context
 		want             error
 	}{
-		{"all succeed", time.Hour, 0, "ooo", "ooo", nil},
-		{"parent aborted", time.Hour, 0, "aoo", "a", context.Canceled},
+		{"all succeed", time.Hour, 0, "ooo", "ooo", nil}, // a parent aborted midway: ExampleBatch
 		{"parent already cancelled", time.Hour, -1, "o", "", context.Canceled},
 		{"parent past deadline", -1, 0, "o", "", context.DeadlineExceeded},
 		{"step fails", time.Hour, 0, "fo", "f", errSpilled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			parent, abort := newCtx(t, tc.deadline, tc.cancel, nil)
+			parent, abort := newCtx(t, tc.deadline, tc.cancel, errLeft)
 			ran, last := "", context.Context(nil)
 			var steps []func(context.Context) error
 			for _, s := range tc.steps {
 				steps = append(steps, func(ctx context.Context) error {
-					last = ctx
-					if ctx.Err() != nil {
+					if last = ctx; ctx.Err() != nil {
 						ran += "!"
 					}
-					ran += string(s)
-					switch s {
-					case 'a':
+					if ran += string(s); s == 'a' {
 						abort()
-					case 'f':
-						return errSpilled
 					}
-					return nil
+					return map[rune]error{'f': errSpilled}[s]
 				})
 			}
 			err := Batch(parent, steps...)
-			if !errors.Is(err, tc.want) || ran != tc.ran {
-				t.Fatalf("Batch(%q) = %v, ran %q; want %v, ran %q (ask ctx.Err() before each step; stop at the first error)", tc.steps, err, ran, tc.want, tc.ran)
-			}
-			if last != nil && last.Err() == nil {
-				t.Errorf("the steps' context is live after Batch returned; want it cancelled (context.WithCancel, then defer cancel())")
+			if live := last != nil && last.Err() == nil; !errors.Is(err, tc.want) || ran != tc.ran || live {
+				t.Errorf("Batch(%q) = %v, ran %q, steps' context live after: %v; want %v, ran %q, false (ask ctx.Err() before each step; stop at the first error; defer cancel())", tc.steps, err, ran, live, tc.want, tc.ran)
 			}
 		})
 	}
@@ -59,39 +50,73 @@ func TestSleep(t *testing.T) {
 	errClosing := errors.New("shop closing")
 	for _, tc := range []struct {
 		name                string
-		d, deadline, cancel time.Duration // ctx's deadline; when it is cancelled, with a reason (0: never)
+		d, deadline, cancel time.Duration // ctx's deadline; when it is cancelled (see newCtx), with a reason
 		at                  time.Duration // when Sleep must return
 		want                error
 		fix                 string
 	}{
-		{"full duration", 3 * time.Second, time.Hour, 0, 3 * time.Second, nil, "wait for a time.Timer"},
+		{"full duration", 3 * time.Second, time.Hour, 0, 3 * time.Second, nil, "wait for a time.Timer"}, // already cancelled: ExampleSleep
 		{"cancelled midway", 10 * time.Second, time.Hour, time.Second, time.Second, context.Canceled, "select on ctx.Done() too; return ctx.Err()"},
 		{"deadline first", 10 * time.Second, 2 * time.Second, 0, 2 * time.Second, context.DeadlineExceeded, "return ctx.Err()"},
+		{"past deadline", time.Hour, -1, 0, 0, context.DeadlineExceeded, "return ctx.Err() itself"},
+		{"zero duration", 0, time.Hour, -1, 0, context.Canceled, "check ctx.Err() first: a select picks at random"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				ctx, _ := newCtx(t, tc.deadline, tc.cancel, errClosing)
-				what := fmt.Sprintf("Sleep(ctx, %v)", tc.d)
-				if err := returnsAt(t, what, tc.at, tc.fix, func() error { return Sleep(ctx, tc.d) }); !errors.Is(err, tc.want) {
-					t.Fatalf("%s = %v at %v; want %v (%s)", what, err, tc.at, tc.want, tc.fix)
+				for range 100 { // a select picks at random among its ready cases
+					ctx, _ := newCtx(t, tc.deadline, tc.cancel, errClosing)
+					start := time.Now()
+					if err := Sleep(ctx, tc.d); !errors.Is(err, tc.want) || time.Since(start) != tc.at {
+						t.Fatalf("Sleep(ctx, %v) = %v after %v; want %v after %v (%s)", tc.d, err, time.Since(start), tc.want, tc.at, tc.fix)
+					}
 				}
 			})
 		})
 	}
+}
 
-	t.Run("already cancelled", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			ctx, _ := newCtx(t, time.Hour, -1, errClosing)
-			for _, d := range []time.Duration{time.Hour, 0, -time.Second} {
-				for range 100 { // a select picks at random among ready cases
-					start := time.Now()
-					if err := Sleep(ctx, d); !errors.Is(err, context.Canceled) || time.Since(start) != 0 {
-						t.Fatalf("Sleep(cancelled ctx, %v) = %v after %v; want context canceled at once (check ctx.Err() first)", d, err, time.Since(start))
-					}
-				}
-			}
-		})
-	})
+// newCtx returns a context with a deadline d from now (its cause: reason),
+// cancelled with reason at cancelAt (0: never, < 0: at once) or by its cancel.
+func newCtx(t *testing.T, d, cancelAt time.Duration, reason error) (context.Context, context.CancelFunc) {
+	ctx, cancelDeadline := context.WithTimeoutCause(context.Background(), d, reason)
+	ctx, cancel := context.WithCancelCause(ctx)
+	if cancelAt < 0 {
+		cancel(reason)
+	} else if cancelAt > 0 {
+		time.AfterFunc(cancelAt, func() { cancel(reason) })
+	}
+	t.Cleanup(func() { cancel(nil); cancelDeadline() })
+	return ctx, func() { cancel(reason) }
+}
+
+// errWant is "" if err matches (errors.Is) every error of is and none of not,
+// and msg in full if msg is not "" (a nil is wants a nil err); else the want.
+func errWant(err error, is, not []error, msg string) string {
+	ok := (err == nil) == (is == nil) && (msg == "" || err != nil && err.Error() == msg)
+	for _, e := range is {
+		ok = ok && errors.Is(err, e)
+	}
+	for _, e := range not {
+		ok = ok && !errors.Is(err, e)
+	}
+	if ok {
+		return ""
+	} else if is == nil {
+		return "<nil>"
+	} else if msg != "" {
+		return fmt.Sprintf("%q, in which errors.Is finds %q", msg, is)
+	}
+	return fmt.Sprintf("an error that errors.Is finds %q in, not %q", is, not)
+}
+
+// await waits for done to be closed, at most 300ms: what the examples wait for
+// takes microseconds, so only a wrong answer waits that long, and it says so.
+func await(done <-chan struct{}, what string) {
+	select {
+	case <-done:
+	case <-time.After(300 * time.Millisecond):
+		fmt.Println(what, "did not happen within 300ms")
+	}
 }
 
 // new AbortController() and controller.abort() are one call, context.WithCancel;

@@ -4,69 +4,66 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
 )
 
-// merge calls Merge, checks it returned something usable, and cancels it in t's cleanup.
-func merge(t *testing.T, a, b context.Context) (context.Context, context.CancelFunc) {
-	t.Helper()
-	ctx, cancel := Merge(a, b)
-	if ctx == nil || cancel == nil {
-		t.Fatal("Merge returned a nil context or cancel; want context.WithCancelCause's")
-	}
-	t.Cleanup(cancel)
-	return ctx, cancel
-}
-
 func TestMerge(t *testing.T) {
 	errClosing := errors.New("shop closing")
+	type flavourKey struct{}
 	const h, s = time.Hour, time.Second
 	for _, tc := range []struct {
 		name               string
-		deadlineA, cancelA time.Duration // the first's deadline; when it is cancelled (0: never, < 0: already)
+		deadlineA, cancelA time.Duration // the first's deadline; when it is cancelled (see newCtx)
 		deadlineB, cancelB time.Duration // the second's; either ends with the reason errClosing
+		own                time.Duration // when the merged context's cancel is called (0: never)
 		at                 time.Duration // when the merged context must end
+		want               error         // its cause
 	}{
-		{"first cancelled", h, s, h, 0, s},
-		{"second cancelled", h, 0, h, s, s},
-		{"earlier deadline", 5 * s, 0, 2 * s, 0, 2 * s},
-		{"already ended", h, 0, h, -1, 0},
+		{"first cancelled", h, s, h, 0, 0, s, errClosing},
+		{"earlier deadline", 5 * s, 0, 2 * s, 0, 0, 2 * s, errClosing}, // the second cancelled: ExampleMerge
+		{"already ended", h, 0, h, -1, 0, 0, errClosing},
+		{"own cancel", h, 0, h, 0, s, s, context.Canceled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				a, _ := newCtx(t, tc.deadlineA, tc.cancelA, errClosing)
 				b, _ := newCtx(t, tc.deadlineB, tc.cancelB, errClosing)
-				ctx, _ := merge(t, a, b)
-				if got := context.Cause(ctx); tc.at == 0 && !errors.Is(got, errClosing) {
-					t.Fatalf("context.Cause(merged) = %v right after merging an ended context; want %v (check b.Err() first: AfterFunc is a moment late)", got, errClosing)
+				n := runtime.NumGoroutine()
+				ctx, cancel := Merge(context.WithValue(opaque(a), flavourKey{}, "pistachio"), opaque(b))
+				defer cancel()
+				if tc.own > 0 {
+					time.AfterFunc(tc.own, cancel)
 				}
-				cause := returnsAt(t, "the merged context", tc.at, "AfterFunc on b", func() error { <-ctx.Done(); return context.Cause(ctx) })
-				if !errors.Is(cause, errClosing) {
-					t.Errorf("context.Cause(merged) = %v at %v; want %v (pass context.Cause on)", cause, tc.at, errClosing)
+				atOnce, start := ctx.Err() != nil, time.Now()
+				<-ctx.Done()
+				since := time.Since(start)
+				synctest.Wait()
+				if got, left := context.Cause(ctx), runtime.NumGoroutine()-n; !errors.Is(got, tc.want) || since != tc.at || atOnce != (tc.at == 0) || ctx.Value(flavourKey{}) != "pistachio" || left > 0 {
+					t.Errorf("merged context ended after %v (when Merge returned: %v) with cause %v, value %v, %d goroutines left on a or b; want after %v (%v), %v, pistachio, 0 (derive from the first; check b.Err(), then AfterFunc on b passing context.Cause on, and its stop once the merged one ends)", since, atOnce, got, ctx.Value(flavourKey{}), left, tc.at, tc.at == 0, tc.want)
 				}
 			})
 		})
 	}
-
-	t.Run("values and own cancel", func(t *testing.T) {
-		type flavourKey struct{}
-		a, cancelA := context.WithTimeout(context.WithValue(context.Background(), flavourKey{}, "pistachio"), time.Hour)
-		defer cancelA()
-		b, _ := newCtx(t, time.Hour, 0, nil)
-		ctx, cancel := merge(t, a, b)
-		want, _ := a.Deadline()
-		if got, ok := ctx.Deadline(); ctx.Value(flavourKey{}) != "pistachio" || !ok || !got.Equal(want) {
-			t.Errorf("merged context's value %v, deadline %v, %v; want pistachio and the first's %v (derive it from the first)",
-				ctx.Value(flavourKey{}), got, ok, want)
-		}
-		cancel()
-		if !errors.Is(ctx.Err(), context.Canceled) || a.Err() != nil || b.Err() != nil {
-			t.Errorf("after the merged cancel: merged %v, first %v, second %v; want canceled, <nil>, <nil>", ctx.Err(), a.Err(), b.Err())
-		}
-	})
 }
+
+// opaque hides ctx's Done channel behind one of its own: the context package
+// then watches it from a goroutine that lives as long as the registration.
+// Value, and so context.Cause, still reach ctx.
+func opaque(ctx context.Context) context.Context {
+	done := make(chan struct{})
+	context.AfterFunc(ctx, func() { close(done) })
+	return opaqueContext{ctx, done}
+}
+
+type opaqueContext struct {
+	context.Context
+	done chan struct{}
+}
+
+func (c opaqueContext) Done() <-chan struct{} { return c.done }
 
 // AbortSignal.any([a, b]) has no counterpart: a context has one parent.
 func ExampleMerge() {
@@ -80,11 +77,7 @@ func ExampleMerge() {
 	fmt.Println("before:", ctx.Err())
 
 	shutdown(errShutdown)
-	select { // AfterFunc ends the merged context from another goroutine
-	case <-ctx.Done():
-	case <-time.After(time.Second):
-		fmt.Println("the merged context did not end within a second")
-	}
+	await(ctx.Done(), "the merged context's end") // AfterFunc ends it from another goroutine
 	fmt.Println("after:", ctx.Err(), "-", context.Cause(ctx))
 	fmt.Println("request still live:", request.Err() == nil)
 	// Output:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -15,102 +14,89 @@ import (
 
 func TestDo(t *testing.T) {
 	errEmpty := errors.New("tub empty")
-	synctest.Test(t, func(t *testing.T) {
-		got := returnsAt(t, "Do(live ctx, fn taking 3s)", 3*time.Second, "wait for fn's result", func() string {
-			v, err := Do(context.Background(), func() (string, error) { time.Sleep(3 * time.Second); return "pistachio", errEmpty })
-			return fmt.Sprintf("(%q, %v)", v, err)
+	for _, tc := range []struct {
+		name     string
+		deadline time.Duration // ctx's, with a reason (see newCtx)
+		fnTakes  time.Duration
+		want     string
+		fix      string
+	}{
+		{"fn returns", time.Hour, 3 * time.Second, `("pistachio", tub empty) after 3s, fn called`, "return fn's value and error"},
+		{"fn done first", time.Hour, 0, `("pistachio", tub empty) after 0s, fn called`, "a buffered channel and a plain send"},
+		{"already ended", -1, 0, `("", context deadline exceeded) after 0s, fn not called`, "return ctx.Err() first, and start nothing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx, _ := newCtx(t, tc.deadline, 0, errors.New("customer left"))
+				ctx = &lateWaiter{Context: ctx} // Do waits only once fn has returned, or is sleeping
+				var called atomic.Bool
+				fn := func() (string, error) { called.Store(true); time.Sleep(tc.fnTakes); return "pistachio", errEmpty }
+				start := time.Now()
+				v, err := Do(ctx, fn)
+				since := time.Since(start)
+				synctest.Wait() // fn has been called by now, if Do started it
+				got := fmt.Sprintf("(%q, %v) after %v, fn %s", v, err, since, map[bool]string{true: "called", false: "not called"}[called.Load()])
+				if got != tc.want {
+					t.Errorf("Do = %s; want %s (%s)", got, tc.want, tc.fix)
+				}
+			})
 		})
-		if want := `("pistachio", tub empty)`; got != want {
-			t.Errorf("Do(live ctx, fn taking 3s) = %s; want %s (return fn's value and error)", got, want)
-		}
-	})
-}
-
-// In real time, outside a synctest bubble: a Do that starts fn anyway, with
-// an unbuffered channel, would leave its goroutine blocked and crash a bubble.
-func TestDoAlreadyEnded(t *testing.T) {
-	before := goleak.IgnoreCurrent()
-	ctx, _ := newCtx(t, -1, 0, nil)
-	var called atomic.Bool
-	release := make(chan struct{})
-	v, err := Do(ctx, func() (string, error) {
-		called.Store(true)
-		select {
-		case <-release:
-		case <-time.After(5 * time.Second): // a Do that calls fn itself, and waits for it
-		}
-		return "pistachio", nil
-	})
-	g := leaked(before) // a goroutine Do started for fn is still there, in fn
-	close(release)
-	if v != "" || !errors.Is(err, context.DeadlineExceeded) || called.Load() || g != "" {
-		t.Errorf("Do(ctx past its deadline) = (%q, %v), fn called: %v; want (\"\", %v), false (return ctx.Err() first, and start nothing)",
-			v, err, called.Load(), context.DeadlineExceeded)
 	}
 }
 
-// In real time, outside a synctest bubble: a goroutine left blocked would
-// crash a bubble instead of failing this test.
+// lateWaiter's Done first lets every other goroutine of the bubble run as far
+// as it can (synctest.Wait, never in two goroutines at once): Do's select comes late.
+type lateWaiter struct {
+	context.Context
+	busy atomic.Bool
+}
+
+func (c *lateWaiter) Done() <-chan struct{} {
+	if c.busy.CompareAndSwap(false, true) {
+		synctest.Wait()
+		c.busy.Store(false)
+	}
+	return c.Context.Done()
+}
+
+// In real time: Do's goroutine, left blocked, would crash a synctest bubble.
 func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	before := goleak.IgnoreCurrent()
-	ctx, cancel := newCtx(t, time.Hour, 0, errors.New("customer left")) // a reason, which ctx.Err() does not carry
-	started, release := make(chan struct{}), make(chan struct{})
-	releaseFn := sync.OnceFunc(func() { close(release) })
-	defer releaseFn()
-	done := make(chan string, 1)
-	go func() {
-		v, err := Do(ctx, func() (string, error) { close(started); <-release; return "too late", nil })
-		done <- fmt.Sprintf("(%q, %v)", v, err)
-	}()
-	select {
-	case <-started:
-	case got := <-done:
-		t.Fatalf("Do(live ctx, fn) = %s without calling fn; want it to run fn in a goroutine", got)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Do(live ctx, fn) had not called fn after 5s; want it to run fn in a goroutine")
-	}
-
-	cancel()
-	select {
-	case got := <-done:
-		if want := `("", context canceled)`; got != want {
-			t.Errorf("Do(ctx cancelled while fn runs) = %s; want %s (return the zero value and ctx.Err())", got, want)
+	ctx, cancel := newCtx(t, 5*time.Second, 0, errors.New("customer left")) // a reason, which ctx.Err() does not carry
+	release := make(chan struct{})
+	var waited atomic.Bool
+	v, err := Do(ctx, func() (string, error) {
+		cancel() // the caller leaves while fn runs
+		select {
+		case <-release:
+		case <-time.After(5 * time.Second):
+			waited.Store(true) // only a Do that waits for fn gets here
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Do still waiting 5s after ctx was cancelled, fn still running; want it to return at once (select on ctx.Done() too)")
-	}
-
-	releaseFn() // fn finishes, long after Do has returned
-	if g := leaked(before); g != "" {
-		t.Errorf("after fn returned: %s; want Do's goroutine finished (give the result channel room for one result)", g)
+		return "too late", nil
+	})
+	close(release)                     // fn finishes, after Do has returned
+	left := goleak.Find(before) != nil // Do's goroutine, if it cannot finish
+	if v != "" || err != context.Canceled || waited.Load() || left {
+		t.Errorf("Do(ctx cancelled while fn runs) = (%q, %v), after fn: %v, its goroutine left: %v; want (\"\", %v) at once, none left (select on ctx.Done() too; give the result channel room for one result)", v, err, waited.Load(), left, context.Canceled)
 	}
 }
 
 // Promise.race([work, abortEvent]), as in menu v2: the caller stops waiting, the work goes on.
 func ExampleDo() {
 	ctx, cancel := context.WithCancel(context.Background())
-	release := make(chan struct{})
-	served := make(chan string, 1)
-
+	release, scooped := make(chan struct{}), make(chan struct{})
 	flavour, err := Do(ctx, func() (string, error) {
-		cancel() // the customer walks out while we scoop...
-		select { // ...and scooping cannot be cancelled: it ends when it ends
-		case <-release:
-		case <-time.After(300 * time.Millisecond): // only if Do called fn and did not return
-		}
-		served <- "pistachio"
+		cancel()                      // the customer walks out while we scoop...
+		await(release, "Do's return") // ...and scooping cannot be cancelled: it ends when it ends
+		close(scooped)
 		return "pistachio", nil
 	})
 	fmt.Printf("Do: %q, %v\n", flavour, err)
 
 	close(release)
-	select { // the work was not stopped: it runs to the end, for nobody
-	case f := <-served:
-		fmt.Println("scooped anyway:", f)
-	case <-time.After(300 * time.Millisecond): // fn finishes in microseconds, if Do ran it
-		fmt.Println("fn did not finish within 300ms")
-	}
+	await(scooped, "the end of the scoop") // the work was not stopped: it runs to the end, for nobody
+	fmt.Println("scooped anyway")
 	// Output:
 	// Do: "", context canceled
-	// scooped anyway: pistachio
+	// scooped anyway
 }
