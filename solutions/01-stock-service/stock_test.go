@@ -8,12 +8,18 @@ import (
 	"log/slog"
 	"maps"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
 )
 
 // GET /stock answers 200 with a JSON object: the flavours, and the delay
@@ -49,103 +55,145 @@ func TestStockResponse(t *testing.T) {
 }
 
 func TestDelay(t *testing.T) {
-	t.Run("waits its delay", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			const delay = 2500 * time.Millisecond
-			done := startRequest(t, t.Context(), newTestService(delay).handler(), http.MethodGet)
-			time.Sleep(delay - time.Nanosecond)
-			synctest.Wait()
-			if _, ok := returned(done); ok {
-				t.Fatalf("GET /stock answered after %v, want after %v (wait on a time.NewTimer)", delay-time.Nanosecond, delay)
-			}
-			time.Sleep(time.Nanosecond)
-			synctest.Wait()
-			if rec, ok := returned(done); !ok {
+	synctest.Test(t, func(t *testing.T) {
+		const delay = 2500 * time.Millisecond
+		var draws atomic.Int64
+		h := newStockService(func() time.Duration { draws.Add(1); return delay }, slog.New(slog.DiscardHandler)).handler()
+		a, _ := get(t, h)
+		b, _ := get(t, h)
+		time.Sleep(delay - time.Nanosecond)
+		synctest.Wait()
+		if len(a) > 0 {
+			t.Fatalf("GET /stock answered after %v, want after %v (wait on a time.NewTimer)", delay-time.Nanosecond, delay)
+		}
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		for _, done := range []<-chan *httptest.ResponseRecorder{a, b} {
+			var body struct{ Delay int64 }
+			if len(done) == 0 {
 				t.Fatalf("GET /stock: no answer after its delay of %v, want one then", delay)
-			} else if got := delayOf(t, rec); got != 2500 {
-				t.Errorf(`GET /stock after 2.5s: got "delay": %d, want 2500 (Duration.Milliseconds)`, got)
+			} else if rec := <-done; rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &body) != nil || body.Delay != 2500 {
+				t.Fatalf(`GET /stock after 2.5s: got %d %s, want 200 and "delay": 2500 (Duration.Milliseconds)`, rec.Code, rec.Body)
 			}
-		})
-	})
-
-	t.Run("one draw per request", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			draws := 0 // the requests run one after the other
-			svc := newStockService(func() time.Duration { draws++; return time.Second }, slog.New(slog.DiscardHandler))
-			for range 3 {
-				<-startRequest(t, t.Context(), svc.handler(), http.MethodGet)
-			}
-			if draws != 3 {
-				t.Errorf("3 requests: got %d calls of s.delay(), want 3 (one per request)", draws)
-			}
-		})
-	})
-
-	t.Run("uniformDelay", func(t *testing.T) {
-		const maxDelay = 10 * time.Second
-		draw := uniformDelay(maxDelay)
-		lo, hi := maxDelay, time.Duration(-1)
-		for range 1000 {
-			d := draw()
-			if d < 0 || d >= maxDelay {
-				t.Fatalf("uniformDelay(10s)() = %v, want a delay in [0, 10s) (math/rand/v2 N)", d)
-			}
-			lo, hi = min(lo, d), max(hi, d)
 		}
-		if lo >= maxDelay/10 || hi < maxDelay*9/10 {
-			t.Errorf("1000 draws of uniformDelay(10s): got [%v, %v], want spread over [0, 10s) (a new draw each call)", lo, hi)
-		}
-		defer func() {
-			if p := recover(); p != nil {
-				t.Errorf("uniformDelay(0)() panicked (%v), want 0 (rand.N panics on 0)", p)
-			}
-		}()
-		if d := uniformDelay(0)(); d != 0 {
-			t.Errorf("uniformDelay(0)() = %v, want 0", d)
+		if n := draws.Load(); n != 2 {
+			t.Errorf("2 requests: got %d calls of s.delay(), want 2 (one per request)", n)
 		}
 	})
 }
 
-// newTestService returns a stock service whose every request waits delay,
-// and which logs nothing.
+func TestCallerGoesAway(t *testing.T) {
+	t.Run("one caller of two leaves", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			svc := newTestService(10 * time.Second)
+			stays, _ := get(t, svc.handler())
+			leaves, leave := get(t, svc.handler())
+			time.Sleep(3 * time.Second)
+			synctest.Wait()
+			if len(leaves) > 0 {
+				t.Fatalf("GET /stock answered 3s into a 10s delay, want it still waiting (wait on the timer; a select with no default)")
+			}
+			leave()
+			synctest.Wait()
+			if len(leaves) == 0 {
+				t.Fatalf("GET /stock still waiting after its caller left, want it to return at once (select on the timer and r.Context().Done())")
+			} else if rec := <-leaves; rec.Code != http.StatusOK || rec.Body.Len() > 0 {
+				t.Errorf("GET /stock answered %d %q after its caller left, want nothing written (return)", rec.Code, rec.Body)
+			}
+			if rec := <-stays; rec.Code != http.StatusOK {
+				t.Errorf("GET /stock of the caller who stayed: got %d, want 200 after 10s", rec.Code)
+			}
+			if got := svc.abandoned.Value(); got != 1 {
+				t.Errorf("1 caller of 2 left: got abandoned %d, want 1 (s.abandoned.Add when r.Context().Done() wins)", got)
+			}
+		})
+	})
+
+	// A real http.Server (over in-memory connections): a client that gives up
+	// closes its connection, and net/http cancels r.Context().
+	t.Run("client hangs up", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			svc := newTestService(10 * time.Second)
+			srv := memnet.Serve(t, svc.handler())
+			ctx, hangUp := context.WithTimeout(t.Context(), time.Second) // like curl --max-time 1
+			defer hangUp()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/stock", nil)
+			srv.Client().Do(req)
+			synctest.Wait()
+			if got := svc.abandoned.Value(); got != 1 {
+				t.Errorf("HTTP client hung up 1s into a 10s delay: got abandoned %d, want 1 at once (select on r.Context().Done())", got)
+			}
+		})
+	})
+}
+
+// counters is the "stock" object of GET /debug/vars.
+type counters struct {
+	Started, Completed, Abandoned int64
+	InFlight                      int64 `json:"in_flight"`
+	Connections                   int64
+}
+
+func TestCounters(t *testing.T) {
+	t.Run("requests", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			h := newTestService(5 * time.Second).handler()
+			get(t, h)
+			get(t, h)
+			_, leave := get(t, h)
+			check := func(when string, want counters, fix string) {
+				synctest.Wait()
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/debug/vars", nil))
+				var vars struct{ Stock counters }
+				if json.Unmarshal(rec.Body.Bytes(), &vars); vars.Stock != want {
+					t.Fatalf("%s: got %+v, want %+v (%s)", when, vars.Stock, want, fix)
+				}
+			}
+			check("3 requests waiting", counters{Started: 3, InFlight: 3}, "Add(1) to both as the handler starts")
+			leave()
+			check("1 caller of 3 left", counters{Started: 3, InFlight: 2, Abandoned: 1}, "defer lowering in_flight")
+			time.Sleep(5 * time.Second)
+			check("2 answered 1 left", counters{Started: 3, Completed: 2, Abandoned: 1}, "count completed after answering")
+		})
+	})
+
+	t.Run("connections", func(t *testing.T) {
+		leakcheck.Check(t)
+		srv := runtest.Start(t, run, "-max-delay", "0s") // run sets the server's ConnState to s.connState
+		for range 2 {                                    // two clients that connect and leave without asking anything
+			conn, err := net.Dial("tcp", srv.Addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.Close()
+		}
+		_, body := srv.Get(t, "/debug/vars") // accepted after the first two, which are counted by then
+		var vars struct{ Stock counters }
+		if json.Unmarshal([]byte(body), &vars); vars.Stock.Connections != 3 {
+			t.Errorf("3 connections: got \"connections\": %d, want 3 (count http.StateNew in connState)", vars.Stock.Connections)
+		}
+	})
+}
+
+// newTestService returns a stock service that logs nothing and whose every request waits delay.
 func newTestService(delay time.Duration) *stockService {
 	return newStockService(func() time.Duration { return delay }, slog.New(slog.DiscardHandler))
 }
 
-// startRequest serves method /stock through h on its own goroutine, as
-// net/http would, with ctx as the request's context. The channel yields the
-// response once the handler has returned.
-func startRequest(t *testing.T, ctx context.Context, h http.Handler, method string) <-chan *httptest.ResponseRecorder {
-	done := make(chan *httptest.ResponseRecorder, 1)
-	finished := make(chan struct{})
+// get serves GET /stock through h on its own goroutine, as net/http would;
+// done yields the response once the handler has returned (len(done) says if
+// it has); leave cancels the request's context. The test's end waits for the
+// handler in virtual time: one that ignores its caller fails, not deadlocks.
+func get(t *testing.T, h http.Handler) (done <-chan *httptest.ResponseRecorder, leave context.CancelFunc) {
+	ctx, leave := context.WithCancel(t.Context())
+	result, finished := make(chan *httptest.ResponseRecorder, 1), make(chan struct{})
 	go func() {
 		defer close(finished)
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, method, "/stock", nil))
-		done <- rec
+		h.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, http.MethodGet, "/stock", nil))
+		result <- rec
 	}()
-	// Wait for the handler while virtual time still runs, so that one that
-	// ignores its caller fails an assertion instead of deadlocking the test.
 	t.Cleanup(func() { <-finished })
-	return done
-}
-
-// returned reports whether the handler behind done has returned, without waiting.
-func returned(done <-chan *httptest.ResponseRecorder) (*httptest.ResponseRecorder, bool) {
-	select {
-	case rec := <-done:
-		return rec, true
-	default:
-		return nil, false
-	}
-}
-
-// delayOf decodes the "delay" of a 200 from GET /stock.
-func delayOf(t *testing.T, rec *httptest.ResponseRecorder) int64 {
-	t.Helper()
-	var body struct{ Delay int64 }
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); rec.Code != http.StatusOK || err != nil {
-		t.Fatalf("GET /stock: got %d %s, want 200 and JSON", rec.Code, rec.Body)
-	}
-	return body.Delay
+	return result, leave
 }
