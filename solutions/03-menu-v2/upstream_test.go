@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -20,8 +22,9 @@ func TestStockKeepsWorking(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				stock := menutest.NewStock(t, fakestock.Reply{Delay: 10 * time.Second})
 				menus := make([]*menutest.Pending, n)
+				ctx, served := context.WithCancel(t.Context()) // net/http cancels it once the handler returns
 				for i := range menus {
-					menus[i] = menutest.Start(newTestMenu(stock))
+					menus[i] = menutest.StartRequest(newTestMenu(stock), httptest.NewRequestWithContext(ctx, http.MethodGet, "/menu", nil))
 				}
 				time.Sleep(testTimeout)
 				synctest.Wait()
@@ -30,6 +33,8 @@ func TestStockKeepsWorking(t *testing.T) {
 						t.Fatalf("got %v; want 504 after 1s", menu)
 					}
 				}
+				served()
+				synctest.Wait()
 				if running, ended := stock.InFlight(), len(stock.Calls()); running != n || ended != 0 {
 					t.Fatalf("after the 504s: got %d stock requests running, %d ended; want %d running (race, do not cancel: that is step 05)", running, ended, n)
 				}
