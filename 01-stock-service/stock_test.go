@@ -100,8 +100,8 @@ func TestCallerGoesAway(t *testing.T) {
 			} else if rec := <-leaves; rec.Code != http.StatusOK || rec.Body.Len() > 0 {
 				t.Errorf("GET /stock answered %d %q after its caller left, want nothing written (return)", rec.Code, rec.Body)
 			}
-			if rec := <-stays; rec.Code != http.StatusOK {
-				t.Errorf("GET /stock of the caller who stayed: got %d, want 200 after 10s", rec.Code)
+			if rec := <-stays; rec.Code != http.StatusOK || rec.Body.Len() == 0 {
+				t.Errorf("GET /stock of the caller who stayed: got %d %q, want 200 and the stock after 10s", rec.Code, rec.Body)
 			}
 			if got := svc.abandoned.Value(); got != 1 {
 				t.Errorf("1 caller of 2 left: got abandoned %d, want 1 (s.abandoned.Add when r.Context().Done() wins)", got)
