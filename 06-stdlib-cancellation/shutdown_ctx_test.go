@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,107 +20,122 @@ import (
 func TestShutdownWhenTheContextEnds(t *testing.T) {
 	begun(t, "Serve", serveEnded)
 	leakcheck.Check(t)
-
-	t.Run("context values", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), shopKey{}, "Ice Cream Corp"))
-		defer cancel()
-		addr, served := serveLoopback(t, ctx, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			fmt.Fprintf(w, "open: %v", r.Context().Value(shopKey{}))
-		}), time.Second)
-		got, err := answer(send(t, addr, "GET / HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n\r\n"))
-		if want := "200 open: Ice Cream Corp"; got != want {
-			t.Errorf("GET /: got %q (%v), want %q: serve h until ctx ends, on a base context that keeps ctx's values: context.WithoutCancel(ctx)", got, err, want)
-		}
-		cancel()
-		if served.await(patience); !served.returned() || served.err != nil {
-			t.Errorf("Serve %s once ctx ended; want nil at once: signal.NotifyContext(ctx, …); http.ErrServerClosed is no failure", served)
-		}
-	})
-
-	t.Run("grace runs out", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		const grace = 50 * time.Millisecond
-		started, ended, release := make(chan struct{}), make(chan error, 1), make(chan struct{})
-		defer close(release) // ends the handler when the test does
-		addr, served := serveLoopback(t, ctx, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			close(started)
+	for _, tc := range []struct {
+		name    string
+		grace   time.Duration
+		rest    string // the upload's second half, sent once ctx has ended ("": never)
+		wantErr error  // Serve's
+	}{
+		{"upload finishes", patience, "second half", nil},
+		{"grace runs out", 50 * time.Millisecond, "", context.DeadlineExceeded},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.WithValue(context.Background(), shopKey{}, "Ice Cream Corp"))
+			defer cancel()
+			reqs, finished := make(chan *http.Request, 1), make(chan time.Time, 1)
+			ln := &watchedListener{Listener: loopback(t), closed: make(chan struct{})}
+			served := serve(t, ctx, ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				reqs <- r
+				body, _ := io.ReadAll(r.Body)
+				fmt.Fprintf(w, "got %d bytes", len(body))
+				finished <- time.Now()
+			}), tc.grace)
+			upload := send(t, ln.Addr().String(), "POST / HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 23\r\n\r\nfirst half, ")
+			var r *http.Request
 			select {
-			case <-r.Context().Done():
-				ended <- context.Cause(r.Context())
-			case <-release:
+			case r = <-reqs:
+			case <-time.After(patience):
+				t.Fatalf("no request reached the handler %v after it was sent; Serve %s: serve h on ln", patience, served)
 			}
-		}), grace)
-		send(t, addr, "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n")
-		select {
-		case <-started:
-		case <-time.After(patience):
-			t.Fatalf("the handler had not started %v after a request; Serve %s: serve h on ln", patience, served)
-		}
-		cancelled := time.Now()
-		cancel()
-		if served.await(grace + graceSlack); !served.returned() || !errors.Is(served.err, context.DeadlineExceeded) {
-			t.Errorf("Serve %s, a request running past the grace, %v; want an error that wraps context.DeadlineExceeded then: Shutdown on context.WithTimeout(context.WithoutCancel(ctx), grace), %%w", served, grace)
-		} else if took := served.start.Add(served.took).Sub(cancelled); took < grace {
-			t.Errorf("Serve returned %v after ctx ended; want the grace, %v, first: Shutdown on context.WithTimeout(context.WithoutCancel(ctx), grace)", took, grace)
-		}
-		select {
-		case <-ended:
-		case <-time.After(patience):
-			t.Errorf("the request's context still live %v after the grace; want it ended: cancel the base context, or Server.Close", patience)
-		}
-	})
+			cancel()
+			cancelled := time.Now()
+			if tc.rest == "" {
+				if served.await(tc.grace + graceSlack); !served.returned() || !errors.Is(served.err, tc.wantErr) {
+					t.Errorf("Serve %s, a request running past the grace, %v; want an error that wraps context.DeadlineExceeded then: Shutdown on context.WithTimeout(context.WithoutCancel(ctx), grace), %%w", served, tc.grace)
+				} else if took := served.start.Add(served.took).Sub(cancelled); took < tc.grace {
+					t.Errorf("Serve returned %v after ctx ended; want the grace, %v, first: Shutdown on context.WithTimeout(context.WithoutCancel(ctx), grace)", took, tc.grace)
+				}
+				select {
+				case <-r.Context().Done():
+				case <-time.After(patience):
+					t.Errorf("the request's context still live %v after the grace; want it ended: cancel the base context, or Server.Close", patience)
+				}
+				return
+			}
+			select {
+			case <-ln.closed:
+			case <-time.After(patience):
+				t.Fatalf("the listener still open %v after ctx ended; want it closed: Server.Shutdown", patience)
+			}
+			if conn, err := net.DialTimeout("tcp", ln.Addr().String(), patience); err == nil {
+				conn.Close()
+				t.Errorf("a new connection after ctx ended: accepted, want refused: Server.Shutdown closes the listener")
+			}
+			select {
+			case <-Stopping(r.Context()):
+			default:
+				t.Errorf("Stopping(r.Context()) still open once ctx ended; want it closed: BaseContext carries the signal context's Done() under stoppingKey{}")
+			}
+			if v, err := r.Context().Value(shopKey{}), r.Context().Err(); v != "Ice Cream Corp" || err != nil {
+				t.Errorf("the request's context: value %v, %v after ctx ended; want Ice Cream Corp, <nil> until the grace is over: base it on context.WithoutCancel(ctx)", v, err)
+			}
+			fmt.Fprint(upload, tc.rest)
+			if got, err := answer(upload); got != "200 got 23 bytes" {
+				t.Fatalf("POST / in flight when ctx ended: got %q, %v; want it answered: Shutdown on a context of its own, not Close", got, err)
+			}
+			if served.await(patience); !served.returned() || served.err != nil {
+				t.Fatalf("Serve %s once its last request finished; want nil: http.ErrServerClosed is no failure", served)
+			}
+			if last := <-finished; served.start.Add(served.took).Before(last) {
+				t.Errorf("Serve returned before its last request finished; want it to wait: Server.Shutdown, given a context that has not ended")
+			}
+		})
+	}
 
 	t.Run("serving fails", func(t *testing.T) {
 		ln := loopback(t)
 		ln.Close()
-		served := goCall(func() (struct{}, error) {
-			return struct{}{}, Serve(context.Background(), ln, http.NotFoundHandler(), time.Second)
-		})
+		served := serve(t, context.Background(), ln, http.NotFoundHandler(), time.Second)
 		if served.await(patience); !served.returned() || served.err == nil {
 			t.Errorf("Serve on a closed listener %s; want http.Server.Serve's error at once: wait for it as well as for the signal", served)
 		}
 	})
+
+	t.Run("idle connections", func(t *testing.T) {
+		defer func(d, r time.Duration) { idleTimeout, readTimeout = d, r }(idleTimeout, readTimeout)
+		const short, long = 50 * time.Millisecond, time.Minute
+		for _, c := range []struct {
+			sent       string
+			idle, read time.Duration // the one that must close the connection is short
+			fix        string
+		}{
+			{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n", short, long, "IdleTimeout"},                      // then nothing more
+			{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\nGET", short, long, "IdleTimeout"},                   // then 3 bytes of the next
+			{"GET / HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 9\r\n\r\n", long, short, "ReadTimeout"}, // and not its body
+		} {
+			idleTimeout, readTimeout = c.idle, c.read
+			ctx, cancel := context.WithCancel(context.Background())
+			ln := loopback(t)
+			served := serve(t, ctx, ln, http.NotFoundHandler(), time.Second)
+			conn := send(t, ln.Addr().String(), c.sent)
+			conn.SetDeadline(time.Now().Add(short + time.Second))
+			got, err := answer(conn)
+			if err == nil {
+				_, err = conn.Read(make([]byte, 1))
+			}
+			if !errors.Is(err, io.EOF) {
+				t.Errorf("a connection that sent %q, then waited: got %q, then %v; want it answered and closed: http.Server.%s", c.sent, got, err, c.fix)
+			}
+			cancel()
+			served.await(patience) // before the next idleTimeout: serve's clean-up checks it returned
+		}
+	})
 }
 
-func TestShutdownIdleConnections(t *testing.T) {
-	begun(t, "Serve", serveEnded)
-	leakcheck.Check(t)
-	defer func(d, r time.Duration) { idleTimeout, readTimeout = d, r }(idleTimeout, readTimeout)
-	const short, long = 50 * time.Millisecond, time.Minute
-	for _, c := range []struct {
-		sent       string
-		idle, read time.Duration // the one that must close the connection is short
-		fix        string
-	}{
-		{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n", short, long, "IdleTimeout"},                      // then nothing more
-		{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\nGET", short, long, "IdleTimeout"},                   // then 3 bytes of the next
-		{"GET / HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 9\r\n\r\n", long, short, "ReadTimeout"}, // and not its body
-	} {
-		idleTimeout, readTimeout = c.idle, c.read
-		ctx, cancel := context.WithCancel(context.Background())
-		addr, served := serveLoopback(t, ctx, http.NotFoundHandler(), time.Second)
-		conn := send(t, addr, c.sent)
-		conn.SetDeadline(time.Now().Add(short + time.Second))
-		got, err := answer(conn)
-		if err == nil {
-			_, err = conn.Read(make([]byte, 1))
-		}
-		if !errors.Is(err, io.EOF) {
-			t.Errorf("a connection that sent %q, then waited: got %q, then %v; want it answered and closed: http.Server.%s", c.sent, got, err, c.fix)
-		}
-		cancel()
-		if served.await(patience); !served.returned() {
-			t.Fatalf("Serve still running %v after ctx ended", patience)
-		}
-	}
-}
-
-// serveLoopback runs Serve on a loopback port in a goroutine of its own, and
-// returns the port's address. The test ends ctx; its end waits for Serve.
-func serveLoopback(t *testing.T, ctx context.Context, h http.Handler, grace time.Duration) (string, *bgCall[struct{}]) {
+// serve runs Serve on ln in a goroutine of its own. The test ends ctx; its
+// end waits for Serve.
+func serve(t *testing.T, ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) *bgCall[struct{}] {
 	t.Helper()
-	ln := loopback(t)
 	served := goCall(func() (struct{}, error) {
 		defer ln.Close() // if Serve returned early, the test's connections fail at once
 		return struct{}{}, Serve(ctx, ln, h, grace)
@@ -129,7 +145,20 @@ func serveLoopback(t *testing.T, ctx context.Context, h http.Handler, grace time
 			t.Errorf("Serve still running %v after its test ended", patience)
 		}
 	})
-	return ln.Addr().String(), served
+	return served
+}
+
+// watchedListener closes closed once it is closed.
+type watchedListener struct {
+	net.Listener
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *watchedListener) Close() error {
+	err := l.Listener.Close()
+	l.once.Do(func() { close(l.closed) })
+	return err
 }
 
 // send opens a connection to addr, closed when the test ends, and sends text.

@@ -1,12 +1,16 @@
 package platform
 
 import (
-	"encoding/json"
+	"bufio"
+	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,110 +19,184 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 )
 
-// Each test runs a service, this test binary run again (helper_service_test.go),
-// that calls Serve on a loopback port; sends it a real signal; and watches,
-// as its client and through what its handlers say over the link.
+// The child processes of tasks 5 and 6 (report generators, a service) are
+// this test binary, run again, as os/exec tests itself: with
+// PLATFORM_TEST_HELPER set, TestMain plays the helper program of that name.
 
+const (
+	helperEnv = "PLATFORM_TEST_HELPER" // the helper program to play
+	parentEnv = "PLATFORM_TEST_PARENT" // set in the tests' own process
+
+	// patience bounds every wait on a helper process: only a wrong answer,
+	// or a helper that hangs, waits that long.
+	patience = 5 * time.Second
+)
+
+var helpers = map[string]func() int{
+	"report":     helperReport,
+	"grandchild": helperGrandchild,
+	"service":    helperService,
+}
+
+func TestMain(m *testing.M) {
+	if name := os.Getenv(helperEnv); name != "" {
+		if main, ok := helpers[name]; ok {
+			os.Exit(main())
+		}
+		fmt.Fprintf(os.Stderr, "%s=%s: no helper program of that name\n", helperEnv, name)
+		os.Exit(2)
+	}
+	if parent := os.Getenv(parentEnv); parent != "" {
+		// Started by these tests without the helper to play: running the
+		// tests here would start more children, and so on.
+		fmt.Fprintf(os.Stderr, "started by its own tests (pid %s) without %s: set Cmd.Env to g.Env\n", parent, helperEnv)
+		os.Exit(2)
+	}
+	os.Setenv(parentEnv, strconv.Itoa(os.Getpid()))
+	os.Exit(m.Run())
+}
+
+// helperEnviron is the environment of the helper program name: this
+// process's own, with extra ("KEY=value") on top. Under -race a program that
+// exits 0 first sleeps a second (GORACE's atexit_sleep_ms): not helpers.
+func helperEnviron(name string, extra ...string) []string {
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	return append(append(os.Environ(), helperEnv+"="+name, "GORACE="+gorace), extra...)
+}
+
+// TestShutdown sends real signals to a service (helperService) with a
+// request in flight; the other tests of Serve end its ctx in this process.
 func TestShutdown(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("os.Process.Signal sends neither SIGINT nor SIGTERM on Windows: try it by hand (the README's Try it for real)")
 	}
 	begun(t, "Serve", serveEnded)
 	leakcheck.Check(t)
+	const grace = 100 * time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		sig   os.Signal
+		twice bool // send sig again once the shutdown has begun
+		grace time.Duration
+		exit  string // how the service ends: its ProcessState
+		fix   string
+	}{
+		{"SIGINT", os.Interrupt, false, grace, "exit status 1",
+			"signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
+		{"SIGTERM", syscall.SIGTERM, false, grace, "exit status 1",
+			"signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
+		{"second SIGINT", os.Interrupt, true, time.Minute, "signal: interrupt", "call stop() once the first signal arrives"},
+		{"SIGHUP", syscall.SIGHUP, false, time.Minute, "signal: hangup", "list only os.Interrupt and syscall.SIGTERM"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if strings.HasPrefix(tc.exit, "signal") && signal.Ignored(tc.sig) {
+				t.Skipf("started with %v ignored (nohup, or a shell's background job): run go test from a terminal", tc.sig)
+			}
+			svc := startService(t, tc.grace)
+			sent := time.Now()
+			svc.cmd.Process.Signal(tc.sig) // an error means it has exited: the checks below say so
+			if stopping := svc.hear("stopping"); tc.sig == syscall.SIGHUP && stopping {
+				t.Fatalf("SIGHUP began a graceful shutdown; want it to end the process: %s", tc.fix)
+			} else if tc.sig != syscall.SIGHUP && !stopping {
+				t.Fatalf("no graceful shutdown on %v: Stopping(r.Context()) still open; want it closed: %s (the service said %q)", tc.sig, tc.fix, svc.said)
+			}
+			if tc.twice {
+				svc.hear("listener closed")
+				sent = time.Now()
+				svc.cmd.Process.Signal(tc.sig)
+			}
+			svc.hear("") // to the end
+			took := time.Since(sent)
+			svc.cmd.Wait()
+			want := tc.exit
+			if tc.grace == grace {
+				want += fmt.Sprintf(" at the grace, %v", grace)
+			}
+			if got := svc.cmd.ProcessState.String(); got != tc.exit || tc.grace == grace && (took < grace || took > grace+graceSlack) {
+				t.Errorf("the service ended %v after %v: %s, want %s: %s (it said %q)", took, tc.sig, got, want, tc.fix, svc.said)
+			}
+		})
+	}
+}
 
-	t.Run("SIGINT", func(t *testing.T) {
-		t.Parallel()
-		const grace = 5 * time.Second
-		svc := startService(t, grace)
-		// An upload whose second half comes after SIGINT.
-		upload := send(t, svc.addr, "POST /upload HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 23\r\n\r\nfirst half, ")
-		svc.hear(t, "upload read ", "Serve serves h on ln")
-		sent := svc.signal(t, os.Interrupt)
-		svc.hear(t, "listener closed", "signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), then Server.Shutdown")
-		if conn, err := net.DialTimeout("tcp", svc.addr, patience); err == nil {
-			conn.Close()
-			t.Errorf("a new connection after SIGINT: accepted, want refused: Server.Shutdown closes the listener")
-		}
-		fmt.Fprint(upload, "second half")
+const graceEnv = "PLATFORM_TEST_GRACE" // the service's grace period
 
-		var got uploadSeen
-		res, err := answer(upload)
-		if err == nil {
-			err = json.Unmarshal([]byte(strings.TrimPrefix(res, "200 ")), &got)
+// helperService calls Serve on a loopback port, with a handler that says
+// when Stopping's channel closes and runs until its context ends, and says
+// when the listener closes. It exits 1 if Serve returned an error.
+func helperService() int {
+	grace, _ := time.ParseDuration(os.Getenv(graceEnv))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println("cannot listen:", err)
+		return 2
+	}
+	fmt.Println("listening", ln.Addr())
+	watched := &watchedListener{Listener: ln, closed: make(chan struct{})}
+	go func() { <-watched.closed; fmt.Println("listener closed") }() // after stop(): a second signal is not caught
+	err = Serve(context.Background(), watched, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Println("started")
+		select {
+		case <-Stopping(r.Context()):
+			fmt.Println("stopping")
+		case <-r.Context().Done():
 		}
-		switch {
-		case err != nil || got.Received != len("first half, second half"):
-			t.Fatalf("POST /upload in flight at SIGINT: got %q, %v; want it answered: Shutdown on a context of its own, not Close",
-				res, err)
-		case got.ContextErr != "":
-			t.Errorf("the upload's context ended (%s) within the grace; want it live: base it on context.WithoutCancel(ctx), cancel it only when the grace is over", got.ContextErr)
-		case !got.SawStopping:
-			t.Errorf("Stopping(r.Context()) still open after SIGINT; want it closed: BaseContext carries the signal context's Done() under stoppingKey{}")
-		}
-		finished := svc.hear(t, "upload finished", "")
-		returned := svc.hear(t, "Serve returned", "")
-		if returned.at.Before(finished.at) {
-			t.Errorf("Serve returned before the upload finished; want it to wait: Server.Shutdown, given a context that has not ended")
-		}
-		if !svc.wait() {
-			t.Fatalf("the service still running %v after its last request", patience)
-		}
-		if code := svc.cmd.ProcessState.ExitCode(); code != 0 || svc.exitedAt.Sub(sent) > grace {
-			t.Errorf("the service exited %v after SIGINT with code %d, %s; want 0 well within the grace, %v: http.ErrServerClosed is not a failure, Shutdown's context not the signal's",
-				svc.exitedAt.Sub(sent), code, returned.text, grace)
-		}
-	})
+		<-r.Context().Done()
+	}), grace)
+	fmt.Println("Serve returned:", err)
+	if err != nil {
+		return 1
+	}
+	return 0
+}
 
-	t.Run("SIGTERM past grace", func(t *testing.T) {
-		t.Parallel()
-		const grace = 100 * time.Millisecond
-		svc := startWaiting(t, grace)
-		sent := svc.signal(t, syscall.SIGTERM)
-		ended, ok := svc.link.await("service: wait ended", svc.done)
-		said := svc.link.transcript()
-		switch took := ended.at.Sub(sent); {
-		case !ok && !strings.Contains(said, "listener closed"):
-			t.Errorf("no graceful shutdown on SIGTERM; want one, as on SIGINT: signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)")
-		case !ok && !strings.Contains(said, "Serve returned"):
-			t.Errorf("Serve still shutting down %v after SIGTERM, grace %v; want it back then: Shutdown's context is context.WithTimeout(context.WithoutCancel(ctx), grace)", patience, grace)
-		case !ok:
-			t.Errorf("GET /wait's context never ended, grace %v; want it cancelled when the grace is over: cancel the base context, or Server.Close", grace)
-		case took < grace || took > grace+graceSlack:
-			t.Errorf("GET /wait's context ended %v after SIGTERM; want it at the grace, %v: Shutdown's deadline is the grace, on a context of its own; BaseContext not the signal's", took, grace)
-		}
-		if !svc.wait() {
-			t.Fatalf("the service still running %v after SIGTERM, grace %v", patience, grace)
-		}
-		if code := svc.cmd.ProcessState.ExitCode(); code != 1 {
-			t.Errorf("the service exited %d after its grace ran out; want 1: Serve returns an error that wraps Shutdown's context.DeadlineExceeded", code)
-		}
-	})
+// service is the helper "service", run by a test.
+type service struct {
+	cmd  *exec.Cmd
+	out  *bufio.Scanner // its stdout and stderr
+	said []string       // what the test has read of it
+}
 
-	t.Run("second SIGINT", func(t *testing.T) {
-		t.Parallel()
-		if signal.Ignored(os.Interrupt) {
-			t.Skip("started with SIGINT ignored (a background job of a shell does that): run go test from a terminal")
-		}
-		svc := startWaiting(t, time.Minute)
-		svc.signal(t, os.Interrupt)
-		svc.hear(t, "listener closed", "signal.NotifyContext, then Server.Shutdown")
-		svc.signal(t, os.Interrupt)
-		if !svc.wait() {
-			t.Errorf("the service still running %v after a second SIGINT; want it dead: call stop() once the first signal arrives", patience)
-		}
-	})
+// startService starts the service with grace and a request in flight. It is
+// killed patience later, or when the test ends, if still running.
+func startService(t *testing.T, grace time.Duration) *service {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	s := &service{cmd: exec.CommandContext(ctx, os.Args[0])}
+	s.cmd.Env = helperEnviron("service", graceEnv+"="+grace.String())
+	out, err := s.cmd.StdoutPipe()
+	if err == nil {
+		s.cmd.Stderr = s.cmd.Stdout
+		err = s.cmd.Start()
+	}
+	if err != nil {
+		t.Fatalf("starting the service: %v", err)
+	}
+	t.Cleanup(func() { cancel(); s.cmd.Wait() })
+	s.out = bufio.NewScanner(out)
+	if !s.hear("listening ") {
+		t.Fatalf("the service never said it was listening (it said %q)", s.said)
+	}
+	send(t, strings.TrimPrefix(s.said[len(s.said)-1], "listening "), "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n")
+	if !s.hear("started") {
+		t.Fatalf("a request never reached the handler: serve h on ln (the service said %q)", s.said)
+	}
+	return s
+}
 
-	t.Run("SIGHUP", func(t *testing.T) {
-		t.Parallel()
-		if signal.Ignored(syscall.SIGHUP) {
-			t.Skip("started with SIGHUP ignored (nohup does that)")
+// hear reads what the service says until a line that begins with what ("":
+// none), unless it said one already, and reports whether it did.
+func (s *service) hear(what string) bool {
+	for _, line := range s.said {
+		if what != "" && strings.HasPrefix(line, what) {
+			return true
 		}
-		svc := startWaiting(t, time.Minute)
-		svc.signal(t, syscall.SIGHUP)
-		if _, ok := svc.link.await("service: listener closed", svc.done); ok {
-			t.Errorf("SIGHUP began a graceful shutdown; want it to end the process: list only os.Interrupt and syscall.SIGTERM")
-		} else if !svc.wait() {
-			t.Errorf("the service still running %v after SIGHUP; want it dead", patience)
+	}
+	for s.out.Scan() {
+		if s.said = append(s.said, s.out.Text()); what != "" && strings.HasPrefix(s.out.Text(), what) {
+			return true
 		}
-	})
+	}
+	return false
 }
