@@ -72,7 +72,7 @@ func TestWarehouses(t *testing.T) {
 					got += "; " + name + ": " + history(fakes[name], start)
 				}
 				if got != tt.want {
-					t.Errorf("TotalStock: got %s, want %s (%s)", got, tt.want, tt.fix)
+					t.Errorf("TotalStock:%s\n\tfix: %s", differ(got, tt.want), tt.fix)
 				}
 				var urlErr *url.Error
 				if tt.errOf != "" && total.returned() && total.err != nil &&
@@ -125,6 +125,25 @@ func history(fake *fakestock.Service, start time.Time) string {
 		s = append(s, fmt.Sprintf("%d in flight", n))
 	}
 	return cmp.Or(strings.Join(s, ", "), "nothing")
+}
+
+// differ shows where got and want, verdicts of "; "-separated parts, differ:
+// each part that does, got above want.
+func differ(got, want string) string {
+	g, w := strings.Split(got, "; "), strings.Split(want, "; ")
+	part := func(s []string, i int) string {
+		if i < len(s) {
+			return s[i]
+		}
+		return "nothing"
+	}
+	var b strings.Builder
+	for i := range max(len(g), len(w)) {
+		if part(g, i) != part(w, i) {
+			fmt.Fprintf(&b, "\n\tgot  %s\n\twant %s", part(g, i), part(w, i))
+		}
+	}
+	return b.String()
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -86,7 +86,7 @@ func TestPool(t *testing.T) {
 				})
 				c.await(time.Minute)
 				if got := strings.Join(append(got, "then "+verdict(c, 0)), "; "); got != tt.want {
-					t.Errorf("a pool of %d: got %s, want %s (%s)", tt.size, got, tt.want, tt.fix)
+					t.Errorf("a pool of %d:%s\n\tfix: %s", tt.size, differ(got, tt.want), tt.fix)
 				}
 			})
 		})

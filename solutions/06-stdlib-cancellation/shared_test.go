@@ -64,7 +64,7 @@ func TestShared(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				if got := fmt.Sprintf("%s; saw %s; %s", strings.Join(got, "; "), history(fake, start), traced); got != tt.want {
-					t.Errorf("got %s, want %s (%s)", got, tt.want, tt.fix)
+					t.Errorf("%s\n\tfix: %s", differ(got, tt.want)[2:], tt.fix)
 				}
 			})
 		})
