@@ -52,17 +52,33 @@ type Server struct {
 
 // Serve starts a real http.Server, speaking HTTP/1.1, that serves h over
 // in-memory connections, and closes it, its connections and its client's idle
-// connections when the test ends.
+// connections when the test ends. A client that gives up on a request closes
+// its connection.
 func Serve(t testing.TB, h http.Handler) *Server {
+	t.Helper()
+	return serve(t, h, nil)
+}
+
+// ServeH2C is Serve speaking HTTP/2 with prior knowledge (h2c, no TLS): every
+// request of the client is a stream of one connection, and a client that
+// gives up on one sends a RST_STREAM frame; the connection lives on.
+func ServeH2C(t testing.TB, h http.Handler) *Server {
+	t.Helper()
+	h2c := new(http.Protocols)
+	h2c.SetUnencryptedHTTP2(true)
+	return serve(t, h, h2c)
+}
+
+func serve(t testing.TB, h http.Handler, protocols *http.Protocols) *Server {
 	t.Helper()
 	s := &Server{
 		URL:    "http://memnet.test",
-		srv:    &http.Server{Handler: h},
+		srv:    &http.Server{Handler: h, Protocols: protocols},
 		conns:  make(chan net.Conn),
 		closed: make(chan struct{}),
 		served: make(chan error, 1),
 	}
-	s.tr = &http.Transport{DialContext: s.dial}
+	s.tr = &http.Transport{DialContext: s.dial, Protocols: protocols}
 	go func() { s.served <- s.srv.Serve((*listener)(s)) }()
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -90,6 +106,9 @@ func (s *Server) Close() error {
 // http.Transport (one per Server, so connections are kept and reused as
 // they would be in production) and has no timeout of its own.
 func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
+
+// Conns is how many connections the client has dialled so far.
+func (s *Server) Conns() int { return int(s.dialled.Load()) }
 
 // serverAddr is the server's address, as its listener and every
 // connection say.

@@ -1,12 +1,17 @@
 package memnet
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -119,4 +124,84 @@ func TestBodies(t *testing.T) {
 			t.Fatal("the client closed the body: got the handler still writing, or done without an error; want its write to fail")
 		}
 	})
+}
+
+// Over h2c a client's cancel is one RST_STREAM frame: the handler's context
+// ends at that instant, and the connection carries the next request.
+func TestH2CCancelResetsOnlyItsStream(t *testing.T) {
+	leakcheck.Check(t)
+	synctest.Test(t, func(t *testing.T) {
+		ended := make(chan time.Duration, 2)
+		srv := ServeH2C(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+			ended <- time.Since(start)
+		}))
+		var sent bytes.Buffer // what the client wrote, frame by frame
+		var mu sync.Mutex
+		dial := srv.tr.DialContext
+		srv.tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dial(ctx, network, addr)
+			return tapped{c, &sent, &mu}, err
+		}
+
+		if _, err := get(t.Context(), srv.Client(), srv.URL, time.Second); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("a request given 1s: got %v, want context.DeadlineExceeded", err)
+		}
+		if got := <-ended; got != time.Second {
+			t.Errorf("the handler's context ended %v after the request arrived, want 1s", got)
+		}
+		if _, err := get(t.Context(), srv.Client(), srv.URL, time.Minute); err != nil {
+			t.Fatalf("a request after it: %v", err)
+		}
+		<-ended
+		synctest.Wait()
+		if srv.Conns() != 1 {
+			t.Errorf("connections for a cancelled request and the next: got %d, want 1", srv.Conns())
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if got := resets(sent.Bytes()); !slices.Equal(got, []string{"RST_STREAM 1 CANCEL"}) {
+			t.Errorf("the client's reset frames: got %q, want one RST_STREAM CANCEL on stream 1", got)
+		}
+	})
+}
+
+// tapped is a connection whose writes are kept in w.
+type tapped struct {
+	net.Conn
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (c tapped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.w.Write(p)
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+// resets lists the RST_STREAM and GOAWAY frames in b, an HTTP/2 client's
+// bytes (RFC 9113 §4.1: after the 24-byte preface, each frame is a 24-bit
+// length, a type, flags, a 31-bit stream id and its payload).
+func resets(b []byte) []string {
+	b = b[min(len(b), len("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")):]
+	var frames []string
+	for len(b) >= 9 {
+		n := int(b[0])<<16 | int(b[1])<<8 | int(b[2])
+		kind, stream := b[3], binary.BigEndian.Uint32(b[5:9])&(1<<31-1)
+		payload := b[9:min(len(b), 9+n)]
+		switch {
+		case kind == 0x3 && len(payload) == 4:
+			code := map[uint32]string{0x0: "NO_ERROR", 0x8: "CANCEL"}[binary.BigEndian.Uint32(payload)]
+			frames = append(frames, fmt.Sprintf("RST_STREAM %d %s", stream, code))
+		case kind == 0x7:
+			frames = append(frames, "GOAWAY")
+		}
+		b = b[min(len(b), 9+n):]
+	}
+	return frames
 }
