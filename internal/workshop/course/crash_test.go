@@ -53,6 +53,10 @@ func TestCrashTask(t *testing.T) {
 	res := TaskResults(t.Context(), Go{}, "./03-crash", tasks[:2], &race)
 	assert.False(t, res[1].Done, "the race fails the task whose run selects its test")
 	assert.Contains(t, res[1].Failed, "TestRace", "and names the test")
+	deadlock := readRun(t, "deadlock")
+	line, _, _ := deadlock.crash()
+	first := strings.Join(strings.Split(crashExcerpt(deadlock, line, 40), "\n")[:6], "\n")
+	assert.Contains(t, first, "work.go:17", "a deadlock's excerpt shows first the goroutine stuck in the step's code")
 	assert.Equal(t, []string{"TestHang"}, timedOut(readRun(t, "hang").Output, "panic: test timed out after 3s"), "timedOut")
 }
 

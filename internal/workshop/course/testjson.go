@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -195,16 +196,34 @@ func crashExcerpt(r TestRun, crashLine string, max int) string {
 		block = append(block, l)
 	}
 	blocks = append(blocks, block)
+	// The goroutines whose stacks pass through the step's own code (not its
+	// tests) come first: in a synctest deadlock, where the learner's
+	// goroutine is stuck; then those with any frame of the package.
 	excerpt := blocks[0]
+	var own, pkg [][]string
 	for _, b := range blocks[1:] {
-		if r.Package != "" && slices.ContainsFunc(b, func(l string) bool { return strings.HasPrefix(l, r.Package+".") }) {
-			excerpt = append(append(excerpt, ""), b...)
+		switch {
+		case r.Package == "":
+		case slices.ContainsFunc(b, func(l string) bool { return stepCode(l, path.Base(r.Package)) }):
+			own = append(own, b)
+		case slices.ContainsFunc(b, func(l string) bool { return strings.HasPrefix(l, r.Package+".") }):
+			pkg = append(pkg, b)
 		}
+	}
+	for _, b := range append(own, pkg...) {
+		excerpt = append(append(excerpt, ""), b...)
 	}
 	if len(excerpt) > max {
 		excerpt = append(excerpt[:max], fmt.Sprintf("[… %d more lines]", len(excerpt)-max))
 	}
 	return strings.Join(excerpt, "\n")
+}
+
+// stepCode reports whether l, a line of a stack, is a frame in a file of the
+// step's folder dir that is not a test ("\t/…/03-crash/work.go:17 +0x3f").
+func stepCode(l, dir string) bool {
+	file, _, ok := strings.Cut(strings.TrimSpace(strings.ReplaceAll(l, `\`, "/")), ".go:")
+	return ok && strings.Contains(file, "/"+dir+"/") && !strings.HasSuffix(file, "_test")
 }
 
 // FailureReport quotes the output of the tests that failed (the innermost
