@@ -13,7 +13,9 @@ var ErrTooSlow = errors.New("took too long")
 // WithinTimeout calls fn with a context derived from parent that ends after
 // d, like passing AbortSignal.timeout(ms) to fetch, or as soon as fn returns,
 // so that anything fn started with it is told to stop. It returns fn's error.
-// When that context has ended, the error also says why, for errors.Is:
+// When that context has ended, it adds the context's reason to that error, so
+// that, for an fn whose error wraps ctx.Err() (as http.Client.Do's does),
+// errors.Is tells why:
 //   - our own timeout: context.DeadlineExceeded and ErrTooSlow;
 //   - the caller cancelled parent: context.Canceled (and parent's cause);
 //   - parent's own, earlier deadline: context.DeadlineExceeded, not ErrTooSlow.

@@ -77,7 +77,7 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	close(release)                     // fn finishes, after Do has returned
 	left := goleak.Find(before) != nil // Do's goroutine, if it cannot finish
 	if v != "" || err != context.Canceled || waited.Load() || left {
-		t.Errorf("Do(ctx cancelled while fn runs) = (%q, %v), after fn: %v, its goroutine left: %v; want (\"\", %v) at once, none left (select on ctx.Done() too; give the result channel room for one result)", v, err, waited.Load(), left, context.Canceled)
+		t.Errorf("Do(ctx cancelled while fn runs) = (%q, %v), Do waited for fn: %v, its goroutine left: %v; want (\"\", %v) at once, none left (select on ctx.Done() too and return ctx.Err(), not the cause; give the result channel room for one result)", v, err, waited.Load(), left, context.Canceled)
 	}
 }
 

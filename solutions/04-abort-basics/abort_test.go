@@ -40,7 +40,7 @@ func TestBatch(t *testing.T) {
 			}
 			err := Batch(parent, steps...)
 			if live := last != nil && last.Err() == nil; !errors.Is(err, tc.want) || ran != tc.ran || live {
-				t.Errorf("Batch(%q) = %v, ran %q, steps' context live after: %v; want %v, ran %q, false (ask ctx.Err() before each step; stop at the first error; defer cancel())", tc.steps, err, ran, live, tc.want, tc.ran)
+				t.Errorf("Batch(%q) = %v, ran %q, steps' context live after: %v; want %v, ran %q, false (give each step ctx, not parent; ask ctx.Err() before each; stop at the first error; defer cancel())", tc.steps, err, ran, live, tc.want, tc.ran)
 			}
 		})
 	}
@@ -103,10 +103,22 @@ func errWant(err error, is, not []error, msg string) string {
 		return ""
 	} else if is == nil {
 		return "<nil>"
-	} else if msg != "" {
-		return fmt.Sprintf("%q, in which errors.Is finds %q", msg, is)
 	}
-	return fmt.Sprintf("an error that errors.Is finds %q in, not %q", is, not)
+	want := fmt.Sprintf("an error in which errors.Is finds %q", is)
+	if msg != "" {
+		want = fmt.Sprintf("%q, in which errors.Is finds %q", msg, is)
+	}
+	for _, e := range is {
+		if !errors.Is(err, e) {
+			want += fmt.Sprintf(" (it does not find %q)", e)
+		}
+	}
+	for _, e := range not {
+		if errors.Is(err, e) {
+			want += fmt.Sprintf(" and not %q (it finds it)", e)
+		}
+	}
+	return want
 }
 
 // await waits for done to be closed, at most 300ms: what the examples wait for
