@@ -96,6 +96,17 @@ func (v *verdict) task(n int) course.Task {
 	return course.Task{N: n}
 }
 
+// notRun reports whether none of a task's tests started because the test
+// binary crashed or hung first: they neither passed nor failed.
+func (v *verdict) notRun(res course.TaskResult) bool {
+	st := v.st
+	crashed := strings.HasPrefix(st.Problem, "the tests crashed") || strings.HasPrefix(st.Problem, "the tests hung")
+	if !crashed || st.Run == nil || res.Done || res.N == st.CrashTask || len(res.Tests) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(res.Tests, func(name string) bool { return slices.Contains(st.Run.Ran, name) })
+}
+
 // failing is the task whose failure to show first: the one a crash or a
 // race report belongs to, else the first task not done.
 func (v *verdict) failing() (course.TaskResult, bool) {
@@ -133,6 +144,10 @@ func (a *app) report(w io.Writer, v *verdict) int {
 	}
 	fmt.Fprintln(w)
 	for _, res := range st.Tasks {
+		if v.notRun(res) {
+			fmt.Fprintf(w, "  ? task %d  %s (not run: the test binary stopped before its tests)\n", res.N, v.task(res.N).Title)
+			continue
+		}
 		fmt.Fprintf(w, "  %s task %d  %s\n", mark(res.Done), res.N, v.task(res.N).Title)
 	}
 	fmt.Fprintln(w)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
 // A crash belongs to the task whose run selects the test it happened in:
@@ -88,4 +90,17 @@ func TestCheckBlamesTheFile(t *testing.T) {
 			assert.Contains(t, out, "Stuck?         go tool workshop hint 01 2", "task 2's hint")
 		})
 	}
+}
+
+// A task whose tests never started, because the binary crashed in another
+// task's test first, is not shown failed.
+func TestNotRun(t *testing.T) {
+	t.Parallel()
+	st := &course.StepStatus{Problem: "the tests crashed in TestB (panic: …)", CrashTask: 2, Run: &course.TestRun{Ran: []string{"TestA", "TestB"}}}
+	v := &verdict{st: st}
+	assert.False(t, v.notRun(course.TaskResult{N: 1, Tests: []string{"TestA"}}), "task 1's test ran")
+	assert.False(t, v.notRun(course.TaskResult{N: 2, Tests: []string{"TestB"}}), "task 2 crashed")
+	assert.True(t, v.notRun(course.TaskResult{N: 3, Tests: []string{"TestC"}}), "task 3's test never started")
+	st.Problem = "the step does not build:\n…"
+	assert.False(t, v.notRun(course.TaskResult{N: 3, Tests: []string{"TestC"}}), "a build failure is no crash")
 }
