@@ -142,6 +142,9 @@ func (tc call) serve(t *testing.T, log io.Writer) *menuService {
 	menu := startCaller(t, svc.handler(), tc.leave, tc.deadline)
 	requireAnswer(t, menu, tc.at, tc.fix)
 	body := menu.Rec.Body.String()
+	if tc.want == statusClientClosedRequest && strings.Contains(body, errStockTooSlow.Error()) {
+		t.Fatalf("got %v, want %d: the caller's context ended the call, not our deadline (wrap errStockTooSlow only when our own deadline ended it; answer 499 once r.Context() has ended)", menu, tc.want)
+	}
 	must(t, menu.Rec.Code == tc.want, "got %v, want %d (%s)", menu, tc.want, tc.fix)
 	if tc.want == http.StatusOK {
 		must(t, menutest.EqualJSON(body, menutest.MenuJSON), "got %v, want the menu", menu)

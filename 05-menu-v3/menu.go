@@ -188,7 +188,8 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 func (s *menuService) fetchStock() ([]flavour, error) {
 	// TODO(task 1): take a context.Context, build the request with
 	// http.NewRequestWithContext and send it with s.client.Do: then the call
-	// ends when the context does, on the wire too.
+	// ends when the context does, on the wire too. (A call its context ended
+	// was not "unreachable": say what failed, e.g. "calling the stock service".)
 	resp, err := s.client.Get(s.stockURL)
 	if err != nil {
 		// Refused, reset, hung up before answering: the stock is unreachable.

@@ -143,11 +143,12 @@ func MediaType(rec *httptest.ResponseRecorder) string {
 	return mt
 }
 
-// Body is the menu's answer for messages, trimmed and cut short.
+// Body is the menu's answer for messages, trimmed, and cut in the middle
+// when long: an error's end ("…: context deadline exceeded") says most.
 func Body(rec *httptest.ResponseRecorder) string {
 	s := strings.TrimSpace(rec.Body.String())
-	if len(s) > 120 {
-		s = s[:120] + "…"
+	if len(s) > 160 {
+		s = s[:80] + "…" + s[len(s)-80:]
 	}
 	return s
 }

@@ -53,6 +53,9 @@ func next(t testing.TB, stock *menutest.Stock, h http.Handler, retry int, when s
 		must(t, stock.Started() == started+1, "%s: got %v and no stock call, want it let through", when, menu)
 		return menu
 	}
+	if !menu.Answered() && stock.Started() > started {
+		t.Fatalf("%s: got the call let through to the stock service, want it refused: 503 at once", when)
+	}
 	must(t, menu.Answered() && menu.Rec.Code == http.StatusServiceUnavailable, "%s: got %v, want 503 at once", when, menu)
 	check(t, stock.Started() == started, "%s: got a 503 and a stock call, want no call", when)
 	got := menu.Rec.Result().Header.Get("Retry-After") // as sent: the headers when the status was written
@@ -165,7 +168,7 @@ func TestBackOff(t *testing.T) {
 		timeOut(t, h, 5)
 		for _, d := range []time.Duration{1, 2, 4, 8, 16, 30, 30} {
 			trial := coolDown(t, stock, h, d*time.Second)
-			next(t, stock, h, int(d), fmt.Sprintf("while the trial of a %vs cool-down is out", d))
+			next(t, stock, h, int(d), fmt.Sprintf("while the trial of a %v cool-down is out", d*time.Second))
 			pass(testTimeout)
 			must(t, trial.Answered() && trial.Rec.Code == http.StatusGatewayTimeout, "the trial: got %v, want 504 after 1s", trial)
 		}
@@ -219,7 +222,7 @@ func TestBackOff(t *testing.T) {
 		check(t, wait == 2*time.Second, "while the trial is out, after a late timeout, answer and no verdict: got wait %v, want 2s (%s)", wait, rule)
 		trial(timedOut)
 		_, wait = b.allow()
-		check(t, wait == 4*time.Second, "the second trial timed out: got wait %v, want 4s (%s)", wait, rule)
+		check(t, wait == 4*time.Second, "the second trial timed out: got wait %v, want 4s (each trial that times out doubles the cool-down)", wait)
 		time.Sleep(4 * time.Second)
 		trial, _ = b.allow()
 		trial(answered)
