@@ -95,7 +95,13 @@ func TestDialFeed(t *testing.T) {
 // context for each Next; each context ends a second after its Next returns,
 // in the middle of the next Next.
 func TestConn(t *testing.T) {
-	begun(t, "Feed.Next", func() error { _, err := (&Feed{}).Next(ended()); return err })
+	begun(t, "Feed.Next", func() error { // on a real connection: a Next that reads anyway must not crash
+		client, server := net.Pipe()
+		defer server.Close()
+		defer client.Close()
+		_, err := newFeed(client).Next(ended())
+		return err
+	})
 	leakcheck.Check(t)
 	synctest.Test(t, func(t *testing.T) {
 		client, server := net.Pipe()

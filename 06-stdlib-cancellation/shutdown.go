@@ -32,13 +32,13 @@ func Stopping(ctx context.Context) <-chan struct{} {
 // the grace, an error wrapping context.DeadlineExceeded when the grace ran
 // out first, and the error of http.Server.Serve if serving failed.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	// TODO(task 6): serve h on ln with an http.Server (ReadHeaderTimeout of
-	// a few seconds, ReadTimeout: readTimeout, IdleTimeout: idleTimeout), in a goroutine, until a context from
-	// signal.NotifyContext ends; call its stop function then, so that a
-	// second signal is not caught. Shut down with Server.Shutdown, bounded by
-	// grace. Give requests a base context (Server.BaseContext) that Ctrl-C
-	// does not cancel, that carries the channel Stopping reads, and that ends
-	// when the grace is over.
+	// TODO(task 6): serve h on ln with an http.Server (ReadHeaderTimeout of a
+	// few seconds, ReadTimeout: readTimeout, IdleTimeout: idleTimeout), in a
+	// goroutine, until a context from signal.NotifyContext ends; call its stop
+	// function then, so that a second signal is not caught. Shut down with
+	// Server.Shutdown, bounded by grace. Give requests a base context
+	// (Server.BaseContext) that Ctrl-C does not cancel, that carries the
+	// channel Stopping reads, and that ends when the grace is over.
 	return errNotImplemented
 }
 

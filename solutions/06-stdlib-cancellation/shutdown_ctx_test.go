@@ -74,7 +74,11 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 			select {
 			case <-Stopping(r.Context()):
 			default:
-				t.Errorf("Stopping(r.Context()) still open once ctx ended; want it closed: BaseContext carries the signal context's Done() under stoppingKey{}")
+				if Stopping(r.Context()) == nil {
+					t.Errorf("Stopping(r.Context()) = nil; want a channel: store a <-chan struct{} under stoppingKey{} (the signal context's Done())")
+				} else {
+					t.Errorf("Stopping(r.Context()) still open once ctx ended; want it closed: BaseContext carries the signal context's Done() under stoppingKey{}")
+				}
 			}
 			if v, err := r.Context().Value(shopKey{}), r.Context().Err(); v != "Ice Cream Corp" || err != nil {
 				t.Errorf("the request's context: value %v, %v after ctx ended; want Ice Cream Corp, <nil> until the grace is over: base it on context.WithoutCancel(ctx)", v, err)
