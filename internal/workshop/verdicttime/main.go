@@ -4,7 +4,8 @@
 // -race). It works on a copy of the repository's files, so the checkout is
 // never touched: per step, it starts watch, waits for its first run (which
 // warms the build cache for the copy), then saves a Go file of the step
-// with new content, n times, and times each save.
+// with new content, n times (each 2s after the last run ended), and times
+// each save.
 //
 //	go run ./internal/workshop/verdicttime [-n 3] [STEP…]   # default: 01 05 06
 //
@@ -135,6 +136,10 @@ func measure(ctx context.Context, bin, dir, step string, n int) (first, full []t
 		return nil, nil, err
 	}
 	for i := 1; i <= n; i++ {
+		// A learner reads a verdict before saving again: the save comes 2s
+		// after the last run ended, not in the instant it ends, when the go
+		// command and the test binary it ran are still exiting.
+		time.Sleep(2 * time.Second)
 		content := fmt.Sprintf("%s\n// verdicttime: save %d\n", orig, i)
 		start := time.Now()
 		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
