@@ -64,9 +64,28 @@ func TestShared(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				if got := fmt.Sprintf("%s; saw %s; %s", strings.Join(got, "; "), history(fake, start), traced); got != tt.want {
-					t.Errorf("%s\n\tfix: %s", differ(got, tt.want)[2:], tt.fix)
+					t.Errorf("%s\n\tfix: %s", differ(got, tt.want)[2:], strings.Join(append(symptoms(got, tt.want), tt.fix), "; "))
 				}
 			})
 		})
 	}
+}
+
+// symptoms names the fix for what a wrong verdict shows, before the case's own.
+func symptoms(got, want string) []string {
+	saw := func(v string) int { _, after, _ := strings.Cut(v, "; saw "); return strings.Count(after, " after ") }
+	var fixes []string
+	if strings.Contains(got, "had not returned") {
+		fixes = append(fixes, "select on ctx.Done() beside DoChan's channel: each caller leaves at its own cancel")
+	}
+	if strings.Contains(got, ":-1]") {
+		fixes = append(fixes, "hand each caller a copy of the levels (maps.Clone)")
+	}
+	if saw(got) > saw(want) {
+		fixes = append(fixes, "one upstream request for all: no Forget when a caller leaves, no caller's cancel on the shared call")
+	}
+	if strings.HasSuffix(got, "traced by") && saw(got) > 0 {
+		fixes = append(fixes, "keep the caller's values: context.WithoutCancel(ctx), not context.Background()")
+	}
+	return fixes
 }
