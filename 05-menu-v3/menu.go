@@ -156,7 +156,8 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// ending, errors.Is(err, ctx.Err()), or its cause itself, which Go's
 	// HTTP/1 transport returns — return an error that wraps errStockTooSlow
 	// beside the call's own. Label only your deadline: from task 2 on, ctx
-	// also ends when its parent does.
+	// also ends when its parent does, and then it was not yours (the
+	// parent's Err() is set too).
 	// TODO(task 3): the deadline must cover the whole exchange, reading the
 	// body included: cancel only once fetchStock has read it.
 	// Buffered, with room for the one result: when the timer wins, nobody
