@@ -17,13 +17,12 @@ import (
 	// Build order, not code. go test ./solutions/... starts this test as
 	// soon as its binary links, and the check then runs a go test of its own
 	// on every starter. Were this binary free of what the starters' tests
-	// import, that inner go test would compile the HTTP stack and testify a
-	// second time, at the same moment as the outer one: measured from an
-	// empty build cache, net/http, crypto/tls, net, net/netip, log/slog and
+	// import, that inner go test would compile the HTTP stack a second
+	// time, at the same moment as the outer one: measured from an empty
+	// build cache, net/http, crypto/tls, net, net/netip, log/slog and
 	// runtime/cgo compiled twice (33 s of CPU more on a loaded 2-core
 	// machine). Importing them here makes the outer go test compile them
-	// first. If the steps' tests drop testify, drop it here too.
-	_ "github.com/stretchr/testify/require"
+	// first.
 	_ "net/http/httptest"
 )
 
