@@ -22,7 +22,7 @@ func TestPool(t *testing.T) {
 	type job struct {
 		name         string
 		weight       int64
-		takes, leave time.Duration // rendering takes (<0: fails at once with errInk); its caller leaves after (0: never)
+		takes, leave time.Duration // rendering takes (-1: fails at once with errInk, -2: panics); its caller leaves after (0: never)
 	}
 	s := time.Second
 	tests := []struct {
@@ -44,6 +44,8 @@ func TestPool(t *testing.T) {
 		{"render ends early", 3, []job{{"daily", 2, -1, 0}, {"year-end", 3, 10 * s, s}},
 			"daily rendered at 0s, out of ink at 0s; year-end rendered at 0s, the caller left at 1s; then ok at 0s",
 			"return render's error; render with the caller's ctx; defer Release after Acquire"},
+		{"render panics", 1, []job{{"jammed", 1, -2, 0}}, "jammed rendered at 0s, panicked after 0s: paper jam; then ok at 0s",
+			"defer Release right after Acquire: a render that panics gives its renderers back too"},
 		{"bad weight", 2, []job{{"minus", -1, 0, 0}, {"zero", 0, 0, 0}}, "minus not rendered, error at 0s; zero not rendered, error at 0s; then ok at 0s",
 			"keep the weight check at the top of Render"},
 	}
@@ -58,8 +60,11 @@ func TestPool(t *testing.T) {
 					mu.Lock()
 					started[job.Name] = "rendered at " + time.Since(start).String()
 					mu.Unlock()
-					if takes[job.Name] < 0 {
+					switch takes[job.Name] {
+					case -1:
 						return errInk
+					case -2:
+						panic("paper jam")
 					}
 					select {
 					case <-time.After(takes[job.Name]):
