@@ -15,8 +15,8 @@ var ErrTooSlow = errors.New("took too long")
 // d, like passing AbortSignal.timeout(ms) to fetch, or as soon as fn returns,
 // so that anything fn started with it is told to stop. It returns fn's error.
 // When that context has ended, it adds the context's reason to that error, so
-// that, for an fn whose error wraps ctx.Err() (as http.Client.Do's does),
-// errors.Is tells why:
+// that, for an fn whose error wraps ctx.Err(), errors.Is tells why (Go's
+// HTTP/1 transport mostly returns the cause itself: there only ErrTooSlow):
 //   - our own timeout: context.DeadlineExceeded and ErrTooSlow;
 //   - the caller cancelled parent: context.Canceled (and parent's cause);
 //   - parent's own, earlier deadline: context.DeadlineExceeded, not ErrTooSlow.

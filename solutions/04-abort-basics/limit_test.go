@@ -13,7 +13,7 @@ import (
 func TestWithinTimeout(t *testing.T) {
 	errSpilled, errNoAnswer := errors.New("spilled the cone"), errors.New("no answer")
 	const s, h = time.Second, time.Hour
-	untilDone := func(ctx context.Context) error { <-ctx.Done(); return fmt.Errorf("%w: %w", errNoAnswer, ctx.Err()) } // as http.Client.Do would
+	untilDone := func(ctx context.Context) error { <-ctx.Done(); return fmt.Errorf("%w: %w", errNoAnswer, ctx.Err()) } // ctx.Err(), wrapped
 	for _, tc := range []struct {
 		name             string
 		deadline, cancel time.Duration // the parent's; when it is cancelled (0: never)
