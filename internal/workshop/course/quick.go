@@ -10,7 +10,7 @@ import (
 )
 
 // QuickTask runs the tests of one task of a step (go test -run its
-// pattern, -vet=off, no -race) and judges that task alone. st holds that
+// pattern, -vet=off, -failfast, no -race) and judges that task alone. st holds that
 // one task's result, and Problem and CrashTask as for a full run; it is not
 // cached.
 func QuickTask(ctx context.Context, g Go, root string, step Step, tk Task) (*StepStatus, error) {
@@ -28,8 +28,10 @@ func QuickTask(ctx context.Context, g Go, root string, step Step, tk Task) (*Ste
 	// After a save, go test compiles the step's package and relinks its test
 	// binary: most of the wait. Without optimisation (-N -l, on the step's
 	// package alone) and without DWARF (-w) both take about a quarter less;
-	// the full run after this one builds as go test does.
-	args := []string{"-count=1", "-vet=off", "-gcflags=-N -l", "-ldflags=-w",
+	// the full run after this one builds as go test does. The screen shows
+	// the task's first failure, so -failfast: once a test fails, the rest
+	// of the task's tests are not started (in 05's starter, 0.2s → 0.02s).
+	args := []string{"-count=1", "-vet=off", "-failfast", "-gcflags=-N -l", "-ldflags=-w",
 		"-timeout", "60s", "-run", pattern, "./" + step.Name}
 	runs, stderr := g.TestJSON(ctx, args...)
 	if ctx.Err() != nil {
