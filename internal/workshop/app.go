@@ -39,23 +39,18 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	cacheDir, err := course.DefaultCacheDir(root)
-	if err != nil {
-		fmt.Fprintf(stderr, "workshop: no cache folder (%v): results and hints shown are not remembered\n", err)
-		cacheDir = ""
-	}
-	a, err := newAppAt(root, cacheDir, os.Stdin, stdout, stderr)
+	// Everything the runner keeps belongs to this clone, and its worktrees
+	// share it (course.StateDir): the hints shown, what reset kept, and the
+	// results of the steps' tests, keyed by their files' contents. A fresh
+	// clone in the same folder starts again from the gentlest hint.
+	stateDir := course.StateDir(context.Background(), root)
+	a, err := newAppAt(root, filepath.Join(stateDir, "results"), os.Stdin, stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
 	a.wd = wd
 	a.term = osTerminal()
-	// The hints shown and what reset kept belong to this clone, and its
-	// worktrees share them (course.StateDir): a fresh clone in the same
-	// folder starts again from the gentlest hint. The results cache may
-	// stay shared: it is keyed by the files' contents.
-	a.stateDir = course.StateDir(context.Background(), root)
-	a.hintDir = a.stateDir
+	a.stateDir, a.hintDir = stateDir, stateDir
 	return a, nil
 }
 

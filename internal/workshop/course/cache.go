@@ -2,28 +2,16 @@ package course
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// A Cache keeps step results by hash, in a folder of the user's cache.
+// A Cache keeps step results by hash, in a folder of the runner's state
+// (StateDir).
 type Cache struct {
 	Dir string // "" keeps nothing
-}
-
-// DefaultCacheDir is where the runner keeps its state for the module at root:
-// a folder of os.UserCacheDir, one per clone.
-func DefaultCacheDir(root string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(base, "go-cancellation-workshop", hex.EncodeToString(sum[:6])), nil
 }
 
 func (c Cache) file(hash string) string {
