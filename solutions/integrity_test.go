@@ -17,13 +17,19 @@ import (
 	// Build order, not code. go test ./solutions/... starts this test as
 	// soon as its binary links, and the check then runs a go test of its own
 	// on every starter. Were this binary free of what the starters' tests
-	// import, that inner go test would compile the HTTP stack a second
-	// time, at the same moment as the outer one: measured from an empty
-	// build cache, net/http, crypto/tls, net, net/netip, log/slog and
-	// runtime/cgo compiled twice (33 s of CPU more on a loaded 2-core
+	// import, that inner go test would compile the HTTP stack and the test
+	// kit a second time, at the same moment as the outer one: measured from
+	// an empty build cache, net/http, crypto/tls, net, net/netip, log/slog
+	// and runtime/cgo compiled twice (33 s of CPU more on a loaded 2-core
 	// machine). Importing them here makes the outer go test compile them
 	// first.
 	_ "net/http/httptest"
+
+	_ "github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
+	_ "github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	_ "github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
+	_ "github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
+	_ "github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
 )
 
 func TestIntegrity(t *testing.T) {
