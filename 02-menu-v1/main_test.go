@@ -21,10 +21,12 @@ func TestMain(m *testing.M) { menutest.Main(m) }
 func TestRun(t *testing.T) {
 	t.Run("serves and shuts down", func(t *testing.T) {
 		leakcheck.Check(t)
-		stockURL, _ := fakestock.Loopback(t, fakestock.New())
+		stockURL, _ := fakestock.Loopback(t, fakestock.New(fakestock.Reply{}, fakestock.Reply{Body: `{"stock":[]}`}))
 		srv := runtest.Start(t, run, "-stock-url", stockURL) // its cleanup stops it as Ctrl-C would, and wants nil
-		if resp, body := srv.Get(t, "/menu"); resp.StatusCode != http.StatusOK || !menutest.EqualJSON(body, menutest.MenuJSON) {
-			t.Errorf("GET /menu: got %d %s, want 200 and the menu", resp.StatusCode, strings.TrimSpace(body))
+		for i, want := range []string{menutest.MenuJSON, `{"menu":[]}`} {
+			if resp, body := srv.Get(t, "/menu"); resp.StatusCode != http.StatusOK || !menutest.EqualJSON(body, want) {
+				t.Fatalf("GET /menu #%d: got %d %s, want 200 and %s (GET the -stock-url as given, for every menu)", i+1, resp.StatusCode, strings.TrimSpace(body), want)
+			}
 		}
 	})
 

@@ -16,7 +16,7 @@ import (
 // TestGoroutineEnds runs in real time: in a synctest bubble a goroutine
 // blocked forever would crash the test binary.
 func TestGoroutineEnds(t *testing.T) {
-	for _, late := range []fakestock.Reply{{}, {Drop: true}} { // the late call succeeds, or fails
+	for _, late := range []fakestock.Reply{{Delay: 50 * time.Millisecond}, {Delay: 50 * time.Millisecond, Drop: true}} { // it succeeds, or fails, 50ms after the 504
 		before := goleak.IgnoreCurrent()
 		release := make(chan struct{})
 		fake := fakestock.New(late)

@@ -147,6 +147,10 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serve plays one Reply and says how it ended.
 func serve(w http.ResponseWriter, r *http.Request, reply Reply) Outcome {
+	if route := r.Method + " " + r.URL.Path; route != "GET /stock" { // the real service routes nothing else
+		http.Error(w, "fakestock: no route "+route+", only GET /stock", http.StatusNotFound)
+		return Completed
+	}
 	timer := time.NewTimer(reply.Delay)
 	defer timer.Stop()
 	select {

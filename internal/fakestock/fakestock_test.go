@@ -57,7 +57,7 @@ func TestService(t *testing.T) {
 				}
 				defer cancel()
 				srv := memnet.Serve(t, fake)
-				status, body, err := fetch(ctx, srv.Client(), srv.URL)
+				status, body, err := fetch(ctx, srv.Client(), srv.URL+"/stock")
 				if status != tc.status || (tc.body != "" && body != tc.body) || !errors.Is(err, tc.err) {
 					t.Errorf("got %d %q, %v; want %d %q, %v", status, body, err, tc.status, tc.body, tc.err)
 				}
@@ -85,7 +85,7 @@ func TestScript(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		fake := New(Reply{Delay: time.Second}, Reply{Size: 1 << 17}, Reply{Body: "not json"})
 		srv := memnet.Serve(t, fake)
-		go fetch(t.Context(), srv.Client(), srv.URL)
+		go fetch(t.Context(), srv.Client(), srv.URL+"/stock")
 		r := &fatalRecorder{TB: t}
 		if calls := fake.Await(r, 1, time.Second-1); calls != nil || !strings.Contains(r.msg, "waited %v for the fake stock service") || fake.InFlight() != 1 || fake.Started() != 1 {
 			t.Fatalf("Await, 1ns before the delay: got %v and %q, %d in flight; want the test failed, 1 in flight", calls, r.msg, fake.InFlight())
@@ -94,7 +94,7 @@ func TestScript(t *testing.T) {
 			t.Fatalf("Await once the delay is over: got %v, want request 1 completed after 1s", calls)
 		}
 		for i, want := range []string{"oversized", "not json", "not json"} {
-			_, body, err := fetch(t.Context(), srv.Client(), srv.URL)
+			_, body, err := fetch(t.Context(), srv.Client(), srv.URL+"/stock")
 			if want == "oversized" && (len(body) != 1<<17 || !json.Valid([]byte(body))) || want != "oversized" && body != want || err != nil {
 				t.Errorf("request %d: got %.40q (%d bytes), %v; want %s", i+2, body, len(body), err, want)
 			}

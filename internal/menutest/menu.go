@@ -1,6 +1,7 @@
 package menutest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -30,6 +31,8 @@ func Get(h http.Handler) *httptest.ResponseRecorder {
 // serve serves req with h into rec; a panic, recovered as an http.Server
 // would, writes "PANIC at menu.go:81: …" into the body, for the test's message.
 func serve(h http.Handler, rec *httptest.ResponseRecorder, req *http.Request) {
+	ctx, cancel := context.WithCancel(req.Context())
+	defer cancel() // as net/http cancels a request's context once its handler returns
 	defer func() {
 		p := recover()
 		if p == nil || p == http.ErrAbortHandler {
@@ -40,7 +43,7 @@ func serve(h http.Handler, rec *httptest.ResponseRecorder, req *http.Request) {
 		}
 		fmt.Fprintf(rec.Body, "PANIC at %s: %v", panicSite(), p)
 	}()
-	h.ServeHTTP(rec, req)
+	h.ServeHTTP(rec, req.WithContext(ctx))
 }
 
 // panicSite is the file:line, in the folder the tests run in, where the panic

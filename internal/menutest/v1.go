@@ -4,6 +4,7 @@ package menutest
 // answers in time, every version behaves as version 1 did.
 
 import (
+	"cmp"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -66,7 +67,7 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 	eachReply(t, []replyCase{
 		{"hangs up", fakestock.Reply{Drop: true}, "an error from Get; then there is no body to close"},
 		{"answers 500", fakestock.Reply{Status: http.StatusInternalServerError, Body: `{"error":"out of cones"}`}, "check resp.StatusCode"},
-		{"answers 404 with a stock", fakestock.Reply{Status: http.StatusNotFound, Body: `{"stock":[]}`}, "check resp.StatusCode before decoding"},
+		{"answers 302 with a stock", fakestock.Reply{Status: http.StatusFound, Body: `{"stock":[]}`}, "only a 200 is a stock: check resp.StatusCode != 200 before decoding"},
 		{"not JSON", fakestock.Reply{Body: "<html>Gateway lunch break</html>"}, "an error from Decode"},
 		{"half a document", fakestock.Reply{Body: `{"stock":[{"id":"p"`}, "an error from Decode"},
 		{"no stock list", fakestock.Reply{Body: `{"flavours":[]}`}, `a missing "stock" decodes to a nil list`},
@@ -118,16 +119,17 @@ func ReadsAtMostTheLimit(t *testing.T, newMenu func(stock *Stock) http.Handler, 
 // path; maxStockBody is the menu's limit.
 func ClosesTheBody(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
 	eachReply(t, []replyCase{
-		{"after 200", fakestock.Reply{}, ""},
+		{"after 200", fakestock.Reply{}, "200 with the menu (close the body once it is read: defer)"},
 		{"after 500", fakestock.Reply{Status: http.StatusInternalServerError}, ""},
 		{"after malformed JSON", fakestock.Reply{Body: "not json"}, ""},
 		{"after no stock list", fakestock.Reply{Body: `{"flavours":[]}`}, ""},
+		{"after a null flavour", fakestock.Reply{Body: `{"stock":[null]}`}, ""},
 		{"after too large", fakestock.Reply{Size: 2 * maxStockBody}, ""},
 		{"after a hang-up", fakestock.Reply{Drop: true}, ""},
 	}, newMenu, func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder) {
 		requireAskedOnce(t, stock, rec)
-		if strings.Contains(rec.Body.String(), "PANIC") {
-			t.Fatalf("got %s, want no panic (when Get fails, there is no body to close)", Body(rec))
+		if strings.Contains(rec.Body.String(), "PANIC") || tc.fix != "" && rec.Code != http.StatusOK {
+			t.Fatalf("got %d %s, want %s", rec.Code, Body(rec), cmp.Or(tc.fix, "no panic (when Get fails, there is no body to close)"))
 		}
 		if stock.OpenBodies() != 0 {
 			t.Errorf("menu answered %d: got the response body left open, want it closed (defer resp.Body.Close() right after a successful Get)", rec.Code)
@@ -161,8 +163,7 @@ func GuardsTheStockClient(t *testing.T, client *http.Client, newMenu func(client
 	}
 }
 
-// requireAskedOnce stops the test unless the menu, which answered rec, sent
-// exactly one request to stock.
+// requireAskedOnce stops the test unless the menu sent stock exactly one request.
 func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder) {
 	t.Helper()
 	if n := stock.Started(); n != 1 {
