@@ -41,9 +41,12 @@ func TestDialFeed(t *testing.T) {
 		}
 	})
 
-	t.Run("ended context", func(t *testing.T) {
+	t.Run("dial errors", func(t *testing.T) {
 		if feed, err := DialFeed(ended(), addr); feed != nil || !errors.Is(err, errClosing) {
 			t.Errorf("DialFeed(ended ctx) = %v, %v; want nil, %v (DialContext, and wrap context.Cause(ctx) with %%w)", feed, err, errClosing)
+		}
+		if feed, err := DialFeed(t.Context(), "127.0.0.1"); feed != nil || !errors.As(err, new(*net.AddrError)) {
+			t.Errorf("DialFeed(ctx, 127.0.0.1) = %v, %v; want nil, missing port (the dial's own error when ctx is live, wrapped with %%w)", feed, err)
 		}
 	})
 
