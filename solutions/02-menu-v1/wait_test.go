@@ -8,6 +8,7 @@ import (
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/memnet"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 )
 
@@ -17,7 +18,8 @@ func TestMenuWaits(t *testing.T) {
 	for _, delay := range []time.Duration{0, 250 * time.Millisecond, 4900 * time.Millisecond, 10 * time.Second, time.Hour} {
 		if !t.Run(delay.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				menu := menutest.Start(newTestMenu(menutest.NewStock(t, fakestock.Reply{Delay: delay})))
+				client := memnet.Serve(t, fakestock.New(fakestock.Reply{Delay: delay})).Client() // an *http.Transport, as main's
+				menu := menutest.Start(newMenuService(client, menutest.StockURL).handler())
 				time.Sleep(max(delay-1, 0))
 				synctest.Wait()
 				early := delay > 0 && menu.Answered()
