@@ -6,6 +6,7 @@
 package leakcheck
 
 import (
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -18,7 +19,16 @@ func Check(t testing.TB) {
 	before := goleak.IgnoreCurrent()
 	t.Cleanup(func() {
 		if err := goleak.Find(before); err != nil {
-			t.Errorf("goroutines still running after the test ended — something was not stopped, closed or cancelled:\n%v", err)
+			t.Errorf("goroutines still running after the test ended — something was not stopped, closed or cancelled%s:\n%v", advice(err.Error()), err)
 		}
 	})
+}
+
+// advice names the usual cause of a leak whose stacks say what it is.
+func advice(stacks string) string {
+	if strings.Contains(stacks, "net/http.(*persistConn).readLoop") {
+		// The tests close idle connections: one still reading is in use.
+		return " (net/http's persistConn below is a connection still in use: most often a response body never closed — defer resp.Body.Close() once Get or Do succeeds)"
+	}
+	return ""
 }

@@ -1,6 +1,9 @@
 package leakcheck
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // recorder is a testing.TB that keeps failures instead of reporting them,
 // so the check itself can be checked.
@@ -31,5 +34,14 @@ func TestCheck(t *testing.T) {
 		if r.failed != leak {
 			t.Errorf("a goroutine still blocked %v: got failed %v, want %v", leak, r.failed, leak)
 		}
+	}
+}
+
+func TestAdvice(t *testing.T) {
+	if got := advice("goroutine 7 [IO wait]:\nnet/http.(*persistConn).readLoop(0xc0001)"); !strings.Contains(got, "resp.Body.Close()") {
+		t.Errorf("advice(a persistConn's readLoop) = %q, want the body's Close named", got)
+	}
+	if got := advice("goroutine 7 [chan receive]:\nmain.work()"); got != "" {
+		t.Errorf("advice(another leak) = %q, want none", got)
 	}
 }
