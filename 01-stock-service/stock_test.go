@@ -28,7 +28,7 @@ func Example_getStock() {
 	h := http.TimeoutHandler(newTestService(0).handler(), time.Second, "no answer within 1s")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/stock", nil))
-	media, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
+	media, _, _ := mime.ParseMediaType(rec.Result().Header.Get("Content-Type")) // as sent: set before WriteHeader
 	fmt.Println(rec.Code, media)
 	var fields map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &fields); err != nil {
@@ -45,18 +45,18 @@ func Example_getStock() {
 }
 
 func TestStockResponse(t *testing.T) {
-	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		rec := httptest.NewRecorder()
 		newTestService(0).handler().ServeHTTP(rec, httptest.NewRequest(method, "/stock", nil))
-		if rec.Code != http.StatusMethodNotAllowed {
-			t.Errorf("%s /stock: got %d, want 405 (put the method in the route's pattern)", method, rec.Code)
+		if allow, stock := rec.Header().Get("Allow"), bytes.Contains(rec.Body.Bytes(), []byte("Pistachio")); rec.Code != http.StatusMethodNotAllowed || allow == "" || stock {
+			t.Errorf("%s /stock: got %d, Allow %q, stock %v; want 405, an Allow header, no stock (put the method in the route's pattern)", method, rec.Code, allow, stock)
 		}
 	}
 }
 
 func TestDelay(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const delay = 2500 * time.Millisecond
+		const delay = 2500*time.Millisecond + 300*time.Microsecond // the whole delay: not 2500ms, not 2600ms
 		var draws atomic.Int64
 		h := newStockService(func() time.Duration { draws.Add(1); return delay }, slog.New(slog.DiscardHandler)).handler()
 		a, _ := get(t, h)
@@ -64,7 +64,7 @@ func TestDelay(t *testing.T) {
 		time.Sleep(delay - time.Nanosecond)
 		synctest.Wait()
 		if len(a) > 0 {
-			t.Fatalf("GET /stock answered before its %v delay was up (seen at %v), want it to wait the whole delay (wait on a time.NewTimer)", delay, delay-time.Nanosecond)
+			t.Fatalf("GET /stock answered before its %v delay was up (seen at %v), want it to wait the whole delay (time.NewTimer(delay))", delay, delay-time.Nanosecond)
 		}
 		time.Sleep(time.Nanosecond)
 		synctest.Wait()
@@ -73,7 +73,7 @@ func TestDelay(t *testing.T) {
 			if len(done) == 0 {
 				t.Fatalf("GET /stock: no answer after its delay of %v, want one then", delay)
 			} else if rec := <-done; rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &body) != nil || body.Delay != 2500 {
-				t.Fatalf(`GET /stock after 2.5s: got %d %s, want 200 and "delay": 2500 (Duration.Milliseconds)`, rec.Code, rec.Body)
+				t.Fatalf(`GET /stock after %v: got %d %s, want 200 and "delay": 2500 (Duration.Milliseconds)`, delay, rec.Code, rec.Body)
 			}
 		}
 		if n := draws.Load(); n != 2 {
@@ -115,13 +115,16 @@ func TestCallerGoesAway(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			svc := newTestService(10 * time.Second)
 			srv := memnet.Serve(t, svc.handler())
+			if resp, err := srv.Client().Get(srv.URL + "/stock"); err == nil { // one client waits the 10s
+				resp.Body.Close() // and net/http then ends its r.Context(): not an abandoned request
+			}
 			ctx, hangUp := context.WithTimeout(t.Context(), time.Second) // like curl --max-time 1
 			defer hangUp()
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/stock", nil)
 			srv.Client().Do(req)
 			synctest.Wait()
 			if got := svc.abandoned.Value(); got != 1 {
-				t.Errorf("HTTP client hung up 1s into a 10s delay: got abandoned %d, want 1 at once (select on r.Context().Done())", got)
+				t.Errorf("1 HTTP client of 2 hung up 1s into a 10s delay: got abandoned %d, want 1 at once (count it where r.Context().Done() wins the select)", got)
 			}
 		})
 	})

@@ -35,11 +35,15 @@ func TestDelayDraws(t *testing.T) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			t.Errorf("uniformDelay(0)() panicked (%v), want 0 (rand.N panics on 0)", p)
+			t.Errorf("uniformDelay(0 or 1ms)() panicked (%v), want a delay (rand.N panics on 0)", p)
 		}
 	}()
-	if d := uniformDelay(0)(); d != 0 {
-		t.Errorf("uniformDelay(0)() = %v, want 0", d)
+	for _, limit := range []time.Duration{0, time.Millisecond} { // whole ms is right; [0, max] is not
+		for range 100 {
+			if d := uniformDelay(limit)(); d < 0 || d >= max(limit, 1) {
+				t.Fatalf("uniformDelay(%v)() = %v, want a delay in [0, %[1]v), 0 for 0 (rand.N(maxDelay))", limit, d)
+			}
+		}
 	}
 
 	if uint64(maxDelay)/step < 1<<40 {
