@@ -28,7 +28,7 @@ func Example_getStock() {
 	h := http.TimeoutHandler(newTestService(0).handler(), time.Second, "no answer within 1s")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/stock", nil))
-	media, _, _ := mime.ParseMediaType(rec.Result().Header.Get("Content-Type")) // as sent: set before WriteHeader
+	media, _, _ := mime.ParseMediaType(rec.Result().Header.Get("Content-Type"))
 	fmt.Println(rec.Code, media)
 	var fields map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &fields); err != nil {
