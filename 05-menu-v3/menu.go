@@ -208,9 +208,10 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 
 	// Read at most maxStockBody bytes. Without a bound, a broken or hostile
 	// upstream can make us read (and hold in memory) gigabytes. io.LimitReader
-	// would bound it too, but silently: the decoder would report a truncated
-	// JSON document, not a body that was too large. http.MaxBytesReader fails
-	// with an *http.MaxBytesError that says what happened.
+	// would bound it too, but silently: the decoder would see a truncated
+	// document, or take a small one followed by a megabyte of spaces for a
+	// whole answer. http.MaxBytesReader fails with an *http.MaxBytesError
+	// that says what happened.
 	body := http.MaxBytesReader(nil, resp.Body, maxStockBody)
 	var stock stockResponse
 	if err := decodeOne(body, &stock); err != nil {
