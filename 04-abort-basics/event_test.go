@@ -32,11 +32,11 @@ func TestOnAbort(t *testing.T) {
 			t.Fatalf("after two cancels: removed listener called %d times, kept one %d, its remove() %v; want 0, 1, false", removed.Load(), kept.Load(), afterRun)
 		}
 		start := time.Now()
-		OnAbort(ctx, func() { late.Add(1); time.Sleep(time.Hour) }) // a listener that takes its time
+		removeLate := OnAbort(ctx, func() { late.Add(1); time.Sleep(time.Hour) }) // a listener that takes its time
 		took := time.Since(start)
 		synctest.Wait()
-		if took != 0 || late.Load() != 1 {
-			t.Errorf("OnAbort(ended ctx) took %v, listener called %d times; want 0s, 1: at once, in its own goroutine", took, late.Load())
+		if afterStart := removeLate(); took != 0 || late.Load() != 1 || afterStart {
+			t.Errorf("OnAbort(ended ctx) took %v, listener called %d times, its remove() %v; want 0s, 1, false: at once, in its own goroutine (return context.AfterFunc's stop)", took, late.Load(), afterStart)
 		}
 		time.Sleep(time.Hour) // the listener returns: the bubble can end
 	})

@@ -18,8 +18,7 @@ func TestMerge(t *testing.T) {
 		name               string
 		deadlineA, cancelA time.Duration // the first's deadline; when it is cancelled (see newCtx)
 		deadlineB, cancelB time.Duration // the second's; either ends with the reason errClosing
-		own                time.Duration // when the merged context's cancel is called (0: never)
-		at                 time.Duration // when the merged context must end
+		own, at            time.Duration // when the merged context's cancel is called (0: never); when it must end
 		want               error         // its cause
 	}{
 		{"first cancelled", h, s, h, 0, 0, s, errClosing},
@@ -40,9 +39,10 @@ func TestMerge(t *testing.T) {
 				atOnce, start := ctx.Err() != nil, time.Now()
 				<-ctx.Done()
 				since := time.Since(start)
+				deadline, _ := ctx.Deadline() // a's: start + deadlineA
 				synctest.Wait()
-				if got, left := context.Cause(ctx), runtime.NumGoroutine()-n; !errors.Is(got, tc.want) || since != tc.at || atOnce != (tc.at == 0) || ctx.Value(flavourKey{}) != "pistachio" || left > 0 {
-					t.Errorf("merged context ended after %v (when Merge returned: %v) with cause %v, value %v, %d goroutines left on a or b; want after %v (%v), %v, pistachio, 0 (derive from the first; check b.Err(), then AfterFunc on b passing context.Cause on, and its stop once the merged one ends)", since, atOnce, got, ctx.Value(flavourKey{}), left, tc.at, tc.at == 0, tc.want)
+				if got, left := context.Cause(ctx), runtime.NumGoroutine()-n; !errors.Is(got, tc.want) || since != tc.at || atOnce != (tc.at == 0) || ctx.Value(flavourKey{}) != "pistachio" || deadline.Sub(start) != tc.deadlineA || left > 0 {
+					t.Errorf("merged context ended after %v (when Merge returned: %v) with cause %v, value %v, deadline in %v, %d goroutines left on a or b; want after %v (%v), %v, pistachio, %v, 0 (derive from the first; check b.Err(), then AfterFunc on b passing context.Cause on, and its stop once the merged one ends)", since, atOnce, got, ctx.Value(flavourKey{}), deadline.Sub(start), left, tc.at, tc.at == 0, tc.want, tc.deadlineA)
 				}
 			})
 		})
@@ -52,7 +52,7 @@ func TestMerge(t *testing.T) {
 // opaque hides ctx's Done channel behind one of its own: the context package
 // then watches it from a goroutine that lives as long as the registration.
 // Value, and so context.Cause, still reach ctx.
-func opaque(ctx context.Context) context.Context {
+func opaque(ctx context.Context) opaqueContext {
 	done := make(chan struct{})
 	context.AfterFunc(ctx, func() { close(done) })
 	return opaqueContext{ctx, done}

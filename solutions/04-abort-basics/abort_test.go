@@ -14,14 +14,15 @@ func TestBatch(t *testing.T) {
 	for _, tc := range []struct {
 		name             string
 		deadline, cancel time.Duration // the parent's (see newCtx); it ends with the reason errLeft
-		steps            string        // a step per letter: o succeeds, f fails, a aborts the parent
-		ran              string        // the steps run; ! marks one called with an ended context
+		steps, ran       string        // a step per letter: o succeeds, f fails, a aborts the parent, A aborts it and fails; the steps run, ! before one called with an ended context (its own or the previous step's)
 		want             error
 	}{
 		{"all succeed", time.Hour, 0, "ooo", "ooo", nil}, // a parent aborted midway: ExampleBatch
 		{"parent already cancelled", time.Hour, -1, "o", "", context.Canceled},
 		{"parent past deadline", -1, 0, "o", "", context.DeadlineExceeded},
 		{"step fails", time.Hour, 0, "fo", "f", errSpilled},
+		{"aborted last", time.Hour, 0, "oa", "oa", nil},
+		{"aborted and fails", time.Hour, 0, "Ao", "A", errSpilled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			parent, abort := newCtx(t, tc.deadline, tc.cancel, errLeft)
@@ -29,18 +30,18 @@ func TestBatch(t *testing.T) {
 			var steps []func(context.Context) error
 			for _, s := range tc.steps {
 				steps = append(steps, func(ctx context.Context) error {
-					if last = ctx; ctx.Err() != nil {
+					if ctx.Err() != nil || last != nil && last.Err() != nil {
 						ran += "!"
 					}
-					if ran += string(s); s == 'a' {
+					if last, ran = ctx, ran+string(s); s == 'a' || s == 'A' {
 						abort()
 					}
-					return map[rune]error{'f': errSpilled}[s]
+					return map[rune]error{'f': errSpilled, 'A': errSpilled}[s]
 				})
 			}
 			err := Batch(parent, steps...)
 			if live := last != nil && last.Err() == nil; !errors.Is(err, tc.want) || ran != tc.ran || live {
-				t.Errorf("Batch(%q) = %v, ran %q, steps' context live after: %v; want %v, ran %q, false (give each step ctx, not parent; ask ctx.Err() before each; stop at the first error; defer cancel())", tc.steps, err, ran, live, tc.want, tc.ran)
+				t.Errorf("Batch(%q) = %v, ran %q, steps' context live after: %v; want %v, ran %q, false (give every step the one ctx, not parent; ask ctx.Err() before each; return the first step's error; defer cancel())", tc.steps, err, ran, live, tc.want, tc.ran)
 			}
 		})
 	}
@@ -49,11 +50,10 @@ func TestBatch(t *testing.T) {
 func TestSleep(t *testing.T) {
 	errClosing := errors.New("shop closing")
 	for _, tc := range []struct {
-		name                string
-		d, deadline, cancel time.Duration // ctx's deadline; when it is cancelled (see newCtx), with a reason
-		at                  time.Duration // when Sleep must return
-		want                error
-		fix                 string
+		name                    string
+		d, deadline, cancel, at time.Duration // the sleep; ctx's deadline; when it is cancelled (see newCtx), with a reason; when Sleep must return
+		want                    error
+		fix                     string
 	}{
 		{"full duration", 3 * time.Second, time.Hour, 0, 3 * time.Second, nil, "wait for a time.Timer"}, // already cancelled: ExampleSleep
 		{"cancelled midway", 10 * time.Second, time.Hour, time.Second, time.Second, context.Canceled, "select on ctx.Done() too; return ctx.Err()"},

@@ -20,12 +20,12 @@ func TestWithinTimeout(t *testing.T) {
 		fn               func(ctx context.Context) error
 		at               time.Duration // when WithinTimeout must return
 		is, not          []error
-		msg              string // the whole message, if it matters
-		fix              string
+		msg, fix         string // the whole message, if it matters; the fix
 	}{
 		{"fn succeeds", h, 0, func(context.Context) error { time.Sleep(s); return nil }, s, nil, nil, "", "return fn's error"},
 		{"fn fails", h, 0, func(context.Context) error { return errSpilled }, 0, []error{errSpilled}, nil, errSpilled.Error(), "add a reason only once ctx has ended"},
 		{"fn succeeds late", h, 0, func(context.Context) error { time.Sleep(5 * s); return nil }, 5 * s, nil, nil, "", `fn returned nil: fmt.Errorf("%w", nil) is not nil`},
+		{"fn fails late", h, 0, func(context.Context) error { time.Sleep(5 * s); return errSpilled }, 5 * s, []error{errSpilled, ErrTooSlow}, nil, "", "add context.Cause(ctx) whenever ctx has ended"},
 		{"our timeout", h, 0, untilDone, 3 * s, []error{errNoAnswer, context.DeadlineExceeded, ErrTooSlow}, nil, "", "context.WithTimeoutCause; add context.Cause(ctx) to fn's error"},
 		{"caller cancels", h, s, untilDone, s, []error{errNoAnswer, context.Canceled}, []error{ErrTooSlow}, "no answer: context canceled", "derive from parent; a plain cancel's cause is ctx.Err(): don't add it twice"},
 		{"caller deadline", s, 0, untilDone, s, []error{errNoAnswer, context.DeadlineExceeded}, []error{ErrTooSlow}, "", "label only your own timeout"},
@@ -38,7 +38,7 @@ func TestWithinTimeout(t *testing.T) {
 				err := WithinTimeout(parent, 3*time.Second, func(ctx context.Context) error { fnCtx = ctx; return tc.fn(ctx) })
 				want, since, live := errWant(err, tc.is, tc.not, tc.msg), time.Since(start), fnCtx == nil || fnCtx.Err() == nil
 				if want != "" || since != tc.at || live {
-					t.Errorf("WithinTimeout(3s) = %v after %v, fn's context live after: %v; want %s after %v, false (%s; defer cancel())", err, since, live, cmp.Or(want, "that"), tc.at, tc.fix)
+					t.Errorf("WithinTimeout(3s) = %v after %v, %s; want %s after %v, fn's context ended (%s; defer cancel())", err, since, map[bool]string{true: "fn never called", false: map[bool]string{true: "fn's context still live", false: "fn's context ended"}[live]}[fnCtx == nil], cmp.Or(want, "that"), tc.at, tc.fix)
 				}
 			})
 		})

@@ -12,21 +12,23 @@ import (
 type requestIDKey struct{}
 
 func TestDetach(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		request, _ := newCtx(t, time.Second, 0, nil)
-		audit, cancel := Detach(context.WithValue(request, requestIDKey{}, "req-42"), 3*time.Second)
-		defer cancel()
-		time.Sleep(3*time.Second - time.Nanosecond)
-		synctest.Wait()
-		if audit.Err() != nil || audit.Value(requestIDKey{}) != "req-42" {
-			t.Fatalf("detached context at 3s-1ns (the request ended at 1s) = %v, request ID %v; want live, req-42 (context.WithoutCancel keeps values, drops cancel)", audit.Err(), audit.Value(requestIDKey{}))
-		}
-		time.Sleep(time.Nanosecond)
-		synctest.Wait()
-		if audit.Err() != context.DeadlineExceeded {
-			t.Fatalf("detached context at 3s = %v; want %v (a bound of its own: WithTimeout)", audit.Err(), context.DeadlineExceeded)
-		}
-	})
+	for _, deadline := range []time.Duration{time.Second, 5 * time.Second} { // the request's; it ends at 1s either way
+		synctest.Test(t, func(t *testing.T) {
+			request, _ := newCtx(t, deadline, time.Second, nil)
+			audit, cancel := Detach(context.WithValue(request, requestIDKey{}, "req-42"), 3*time.Second)
+			defer cancel()
+			time.Sleep(3*time.Second - time.Nanosecond)
+			synctest.Wait()
+			if audit.Err() != nil || audit.Value(requestIDKey{}) != "req-42" {
+				t.Fatalf("detached context at 3s-1ns (the request ended at 1s, its deadline %v) = %v, request ID %v; want live, req-42 (context.WithoutCancel keeps values, drops cancel)", deadline, audit.Err(), audit.Value(requestIDKey{}))
+			}
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
+			if audit.Err() != context.DeadlineExceeded {
+				t.Fatalf("detached context at 3s (the request's deadline %v) = %v; want %v (a bound of its own, d from now: WithTimeout)", deadline, audit.Err(), context.DeadlineExceeded)
+			}
+		})
+	}
 }
 
 // JavaScript cannot keep a signal's data but drop its abort; context.WithoutCancel does.

@@ -15,11 +15,9 @@ import (
 func TestDo(t *testing.T) {
 	errEmpty := errors.New("tub empty")
 	for _, tc := range []struct {
-		name     string
-		deadline time.Duration // ctx's, with a reason (see newCtx)
-		fnTakes  time.Duration
-		want     string
-		fix      string
+		name              string
+		deadline, fnTakes time.Duration // ctx's, with a reason (see newCtx); how long fn takes
+		want, fix         string
 	}{
 		{"fn returns", time.Hour, 3 * time.Second, `("pistachio", tub empty) after 3s, fn called`, "return fn's value and error"},
 		{"fn done first", time.Hour, 0, `("pistachio", tub empty) after 0s, fn called`, "a buffered channel and a plain send"},
@@ -62,11 +60,12 @@ func (c *lateWaiter) Done() <-chan struct{} {
 // In real time: Do's goroutine, left blocked, would crash a synctest bubble.
 func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	before := goleak.IgnoreCurrent()
-	ctx, cancel := newCtx(t, 5*time.Second, 0, errors.New("customer left")) // a reason, which ctx.Err() does not carry
+	inner, cancel := newCtx(t, 5*time.Second, 0, errors.New("customer left")) // a reason, which ctx.Err() does not carry
+	ctx := expired{opaque(inner)}                                             // expired: its end reads as its deadline's (ExampleDo cancels)
 	release := make(chan struct{})
 	var waited atomic.Bool
 	v, err := Do(ctx, func() (string, error) {
-		cancel() // the caller leaves while fn runs
+		cancel() // the deadline passes while fn runs
 		select {
 		case <-release:
 		case <-time.After(5 * time.Second):
@@ -76,14 +75,20 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	})
 	close(release)                     // fn finishes, after Do has returned
 	left := goleak.Find(before) != nil // Do's goroutine, if it cannot finish
-	if v != "" || err != context.Canceled || waited.Load() || left {
-		t.Errorf("Do(ctx cancelled while fn runs) = (%q, %v), Do waited for fn: %v, its goroutine left: %v; want (\"\", %v) at once, none left (select on ctx.Done() too and return ctx.Err(), not the cause; give the result channel room for one result)", v, err, waited.Load(), left, context.Canceled)
+	if v != "" || err != context.DeadlineExceeded || waited.Load() || left {
+		t.Errorf("Do(ctx past its deadline while fn runs) = (%q, %v), Do waited for fn: %v, its goroutine left: %v; want (\"\", %v) at once, none left (select on ctx.Done() too and return ctx.Err() itself, not the cause or Canceled; give the result channel room for one result)", v, err, waited.Load(), left, context.DeadlineExceeded)
 	}
+}
+
+type expired struct{ opaqueContext }
+
+func (c expired) Err() error {
+	return map[bool]error{true: context.DeadlineExceeded}[c.opaqueContext.Err() != nil]
 }
 
 // Promise.race([work, abortEvent]), as in menu v2: the caller stops waiting, the work goes on.
 func ExampleDo() {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour) // the order's deadline, far away
 	release, scooped := make(chan struct{}), make(chan struct{})
 	flavour, err := Do(ctx, func() (string, error) {
 		cancel()                      // the customer walks out while we scoop...
