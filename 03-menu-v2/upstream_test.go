@@ -38,7 +38,7 @@ func TestStockKeepsWorking(t *testing.T) {
 				if running, ended := stock.InFlight(), len(stock.Calls()); running != n || ended != 0 {
 					t.Fatalf("after the 504s: got %d stock requests running, %d ended; want %d running (race, do not cancel: that is step 05)", running, ended, n)
 				}
-				t.Logf("%d menus answered 504 after 1s; the stock service still works on %d requests, for nobody", n, n)
+				t.Logf("menus that answered 504 after 1s: %d; stock requests still running, for nobody: %d", n, n)
 				time.Sleep(10*time.Second - testTimeout)
 				synctest.Wait()
 				for _, call := range stock.Calls() {

@@ -150,8 +150,8 @@ func MediaType(rec *httptest.ResponseRecorder) string {
 // when long: an error's end ("…: context deadline exceeded") says most.
 func Body(rec *httptest.ResponseRecorder) string {
 	s := strings.TrimSpace(rec.Body.String())
-	if len(s) > 160 {
-		s = s[:80] + "…" + s[len(s)-80:]
+	if len(s) > 400 { // a whole menu fits
+		s = s[:200] + "…" + s[len(s)-200:]
 	}
 	return s
 }

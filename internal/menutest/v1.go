@@ -89,7 +89,7 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 		}
 		requireAskedOnce(t, stock, rec)
 		if rec.Code != http.StatusBadGateway {
-			t.Errorf("got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
+			t.Fatalf("got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
 		}
 		AssertJSONError(t, rec, "answer with writeError")
 	})
