@@ -36,8 +36,9 @@ func TestPool(t *testing.T) {
 			"daily-1 rendered at 0s, ok at 1s; daily-2 rendered at 0s, ok at 1s; daily-3 rendered at 1s, ok at 2s; " +
 				"daily-4 rendered at 1s, ok at 2s; daily-5 rendered at 2s, ok at 3s; then ok at 0s",
 			"Acquire job.Weight of the semaphore, render, Release"},
-		{"heavy job waits", 4, []job{{"year-end", 3, 2 * s, 0}, {"weekly", 2, 0, 0}},
-			"year-end rendered at 0s, ok at 2s; weekly rendered at 2s, ok at 2s; then ok at 0s", "Acquire(ctx, job.Weight), not 1"},
+		{"heavy job waits", 4, []job{{"year-end", 3, 10 * time.Minute, 0}, {"weekly", 2, 0, s}, {"monthly", 2, 0, 0}},
+			"year-end rendered at 0s, ok at 10m0s; weekly not rendered, the caller left at 1s; monthly rendered at 10m0s, ok at 10m0s; then ok at 0s",
+			"Acquire(ctx, job.Weight) all at once, not 1, nor 1 at a time (a caller who leaves keeps them); no timeout of its own"},
 		{"caller leaves in line", 1, []job{{"year-end", 1, 10 * s, 0}, {"daily", 1, 0, s}, {"weekly", 1, 0, 2 * s}},
 			"year-end rendered at 0s, ok at 10s; daily not rendered, the caller left at 1s; weekly not rendered, the caller left at 2s; then ok at 0s",
 			"Acquire with the caller's ctx; if it fails, return context.Cause(ctx): no render, no Release"},
@@ -80,7 +81,7 @@ func TestPool(t *testing.T) {
 				}
 				var got []string
 				for i, j := range tt.jobs {
-					calls[i].await(time.Minute)
+					calls[i].await(time.Hour)
 					mu.Lock()
 					got = append(got, fmt.Sprintf("%s %s, %s", j.name, cmp.Or(started[j.name], "not rendered"), verdict(calls[i], 0)))
 					mu.Unlock()

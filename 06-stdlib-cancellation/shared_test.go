@@ -30,7 +30,7 @@ func TestShared(t *testing.T) {
 			"the caller left at 1s; map[Pistachio:6] ok at 3s; map[Pistachio:6] ok at 3s; map[Pistachio:6] ok at 3s; saw 0s completed after 3s; traced by 0",
 			"share one DoChan call that no caller can cancel, bounded by s.timeout; hand each a copy"},
 		{"upstream hangs", []fakestock.Reply{{Delay: time.Hour}}, []caller{{0, -1}, {0, 0}, {0, 0}},
-			"the caller left at 0s; context deadline exceeded at 5s; context deadline exceeded at 5s; saw 0s abandoned after 5s; traced by 1",
+			"the caller left at 0s; context deadline exceeded at 4s; context deadline exceeded at 4s; saw 0s abandoned after 4s; traced by 1",
 			"look at ctx.Err() first, return context.Cause(ctx); bound the shared call with context.WithTimeout(…, s.timeout)"},
 		{"asks again", []fakestock.Reply{{Delay: time.Second, Status: http.StatusServiceUnavailable, Body: `{"error":"busy"}`}, {Delay: time.Second, Body: pistachio}},
 			[]caller{{0, 0}, {time.Second, 0}}, "error at 1s; map[Pistachio:6] ok at 2s; saw 0s completed after 1s, 1s completed after 1s; traced by 0 1",
@@ -40,7 +40,7 @@ func TestShared(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				fake, start := fakestock.New(tt.replies...), time.Now()
-				shared := NewSharedStock(memnet.Serve(t, fake).Client(), "http://stock.test/stock", 5*time.Second)
+				shared := NewSharedStock(memnet.Serve(t, fake).Client(), "http://stock.test/stock", 4*time.Second)
 				mu, traced := new(sync.Mutex), "traced by"
 				var calls []*bgCall[Levels]
 				for i, c := range tt.callers {

@@ -52,6 +52,7 @@ func TestWarehouses(t *testing.T) {
 			want: "the caller left at 0s; north: nothing; south: nothing", fix: "return context.Cause(gctx) from Go's function; an empty total is no answer"},
 		{name: "zero limit", replies: map[string]fakestock.Reply{"north": {}},
 			want: "error at 0s; north: nothing", fix: "keep the limit check: Go waits for ever at limit 0"},
+		{name: "negative limit", limit: -1, replies: map[string]fakestock.Reply{"north": {}}, want: "error at 0s; north: nothing", fix: "a limit below 1 is an error: limit < 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
