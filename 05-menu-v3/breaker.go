@@ -72,8 +72,8 @@ func (b *breaker) allow() (done func(outcome), wait time.Duration) {
 
 // record takes in how a call that allow let through in state gen ended.
 func (b *breaker) record(gen int, o outcome) {
-	// TODO(task 6): count timeouts in a row, open after failAfter of them;
-	// an answer in time starts the count again. A trial that times out
+	// TODO(task 6): count timeouts in a row, open after failAfter of them
+	// for minCoolDown; an answer in time starts the count again. A trial that times out
 	// re-opens for twice the cool-down (at most maxCoolDown), a trial
 	// answered in time closes and resets the back-off, a trial with no
 	// verdict decides nothing — the next request tries. A call whose gen

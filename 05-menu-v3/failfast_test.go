@@ -53,15 +53,11 @@ func next(t testing.TB, stock *menutest.Stock, h http.Handler, retry int, when s
 		must(t, stock.Started() == started+1, "%s: got %v and no stock call, want it let through", when, menu)
 		return menu
 	}
-	if !menu.Answered() && stock.Started() > started {
-		t.Fatalf("%s: got the call let through to the stock service, want it refused: 503 at once", when)
-	}
+	must(t, menu.Answered() || stock.Started() == started, "%s: got the call let through to the stock service, want it refused: 503 at once", when)
 	must(t, menu.Answered() && menu.Rec.Code == http.StatusServiceUnavailable, "%s: got %v, want 503 at once", when, menu)
 	check(t, stock.Started() == started, "%s: got a 503 and a stock call, want no call", when)
 	got := menu.Rec.Result().Header.Get("Retry-After") // as sent: the headers when the status was written
-	if got == "" && menu.Rec.Header().Get("Retry-After") != "" {
-		t.Fatalf("%s: got no Retry-After with the 503, want it set before writeError: headers go with the status", when)
-	}
+	must(t, got != "" || menu.Rec.Header().Get("Retry-After") == "", "%s: got no Retry-After with the 503, want it set before writeError: headers go with the status", when)
 	must(t, got == strconv.Itoa(retry), "%s: got Retry-After %q, want %d: the rest of the cool-down, whole seconds rounded up (all of it while the trial is out)", when, got, retry)
 	menutest.AssertJSONError(t, menu.Rec, "writeError")
 	return menu
@@ -190,43 +186,55 @@ func TestBackOff(t *testing.T) {
 		coolDown(t, stock, h, time.Second) // the back-off starts again
 	})
 
-	// Straight to the breaker: calls let through before it opened end in its
-	// cool-down, while its trial is out, and after a trial closed it.
+	// Straight to the breaker, set as -fail-after 4 -cool-down 2s would with a
+	// 5s cap: calls let through before it opened end in its cool-down, while
+	// its trial is out, and after a trial closed it.
 	bubble(t, "late calls", func(t *testing.T) {
 		const rule = "a call counts only in the state it began in: bind done to gen"
-		b := newBreaker()
-		late := make([]func(outcome), 14)
+		b := breaker{failAfter: 4, minCoolDown: 2 * time.Second, maxCoolDown: 5 * time.Second}
+		late := make([]func(outcome), 13)
 		for i := range late {
 			late[i], _ = b.allow()
 		}
-		for _, done := range late[:5] {
+		for _, done := range late[:4] {
 			done(timedOut)
 			done(answered)
 		}
 		_, wait := b.allow()
-		must(t, wait == time.Second, "5 calls each told done(timedOut), then done(answered): got wait %v, want 1s (only the first call of done counts)", wait)
-		time.Sleep(time.Second)
+		must(t, wait == 2*time.Second, "failAfter 4, minCoolDown 2s, 4 calls each told done(timedOut), then done(answered): got wait %v, want 2s (only the first call of done counts; use b.failAfter and b.minCoolDown)", wait)
+		time.Sleep(2 * time.Second)
 		trial, _ := b.allow()
 		trial(timedOut)
 		time.Sleep(500 * time.Millisecond)
-		late[5](timedOut)
-		late[6](answered)
+		late[4](timedOut)
+		late[5](answered)
 		_, wait = b.allow()
-		check(t, wait == 1500*time.Millisecond, "0.5s into a 2s cool-down, after a late timeout and a late answer: got wait %v, want 1.5s (%s)", wait, rule)
-		time.Sleep(1500 * time.Millisecond)
-		trial, _ = b.allow()
-		late[7](timedOut)
-		late[8](answered)
-		late[9](noVerdict)
+		check(t, wait == 3500*time.Millisecond, "0.5s into a 4s cool-down, after a late timeout and a late answer: got wait %v, want 3.5s (%s)", wait, rule)
+		time.Sleep(3500 * time.Millisecond)
+		trials := make(chan func(outcome), 3) // 3 requests at once: one is the trial
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				if done, wait := b.allow(); wait == 0 {
+					trials <- done
+				}
+			})
+		}
+		wg.Wait()
+		must(t, len(trials) == 1, "3 requests at once at the end of a cool-down: got %d trials, want 1 (lock b.mu in allow too: is a trial out? then it is mine)", len(trials))
+		trial = <-trials
+		late[6](timedOut)
+		late[7](answered)
+		late[8](noVerdict)
 		_, wait = b.allow()
-		check(t, wait == 2*time.Second, "while the trial is out, after a late timeout, answer and no verdict: got wait %v, want 2s (%s)", wait, rule)
+		check(t, wait == 4*time.Second, "while the trial is out, after a late timeout, answer and no verdict: got wait %v, want 4s (%s)", wait, rule)
 		trial(timedOut)
 		_, wait = b.allow()
-		check(t, wait == 4*time.Second, "the second trial timed out: got wait %v, want 4s (each trial that times out doubles the cool-down)", wait)
-		time.Sleep(4 * time.Second)
+		check(t, wait == 5*time.Second, "the second trial timed out, maxCoolDown 5s: got wait %v, want 5s (double the cool-down, up to b.maxCoolDown)", wait)
+		time.Sleep(5 * time.Second)
 		trial, _ = b.allow()
 		trial(answered)
-		for _, done := range late[10:] {
+		for _, done := range late[9:] {
 			done(timedOut)
 		}
 		fresh, _ := b.allow()

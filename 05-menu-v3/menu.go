@@ -152,12 +152,14 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// context.Context, derive one that ends after timeout
 	// (context.WithTimeout, and defer its cancel), and pass it to
 	// fetchStock; the goroutine, the channel, the timer and stockResult go
-	// away. When your deadline ended the call — the error is the context's
-	// ending, errors.Is(err, ctx.Err()), or its cause itself, which Go's
-	// HTTP/1 transport returns — return an error that wraps errStockTooSlow
-	// beside the call's own. Label only your deadline: from task 2 on, ctx
-	// also ends when its parent does, and then it was not yours (the
-	// parent's Err() is set too).
+	// away. When the context ended the call — the error is its ending,
+	// errors.Is(err, ctx.Err()), or its cause itself, which Go's HTTP/1
+	// transport returns — and the ending was your deadline, return an error
+	// that wraps errStockTooSlow beside the call's own. From task 2 on, ctx
+	// also ends when its parent does, and errors.Is(err, ctx.Err()) holds
+	// then too (a caller's own deadline is a DeadlineExceeded as well): if
+	// ctx has ended and its parent has not, the deadline was yours; if both
+	// have, either may have come first — task 4 labels yours with a cause.
 	// TODO(task 3): the deadline must cover the whole exchange, reading the
 	// body included: cancel only once fetchStock has read it.
 	// Buffered, with room for the one result: when the timer wins, nobody
