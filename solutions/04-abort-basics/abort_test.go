@@ -92,31 +92,24 @@ func newCtx(t *testing.T, d, cancelAt time.Duration, reason error) (context.Cont
 // errWant is "" if err matches (errors.Is) every error of is and none of not,
 // and msg in full if msg is not "" (a nil is wants a nil err); else the want.
 func errWant(err error, is, not []error, msg string) string {
-	ok := (err == nil) == (is == nil) && (msg == "" || err != nil && err.Error() == msg)
-	for _, e := range is {
-		ok = ok && errors.Is(err, e)
-	}
-	for _, e := range not {
-		ok = ok && !errors.Is(err, e)
-	}
-	if ok {
-		return ""
-	} else if is == nil {
-		return "<nil>"
-	}
-	want := fmt.Sprintf("an error in which errors.Is finds %q", is)
+	want, ok := fmt.Sprintf("an error in which errors.Is finds %q", is), (err == nil) == (is == nil) && (msg == "" || err != nil && err.Error() == msg)
 	if msg != "" {
 		want = fmt.Sprintf("%q, in which errors.Is finds %q", msg, is)
 	}
 	for _, e := range is {
 		if !errors.Is(err, e) {
-			want += fmt.Sprintf(" (it does not find %q)", e)
+			ok, want = false, want+fmt.Sprintf(" (it does not find %q)", e)
 		}
 	}
 	for _, e := range not {
 		if errors.Is(err, e) {
-			want += fmt.Sprintf(" and not %q (it finds it)", e)
+			ok, want = false, want+fmt.Sprintf(" and not %q (it finds it)", e)
 		}
+	}
+	if ok {
+		return ""
+	} else if is == nil {
+		return "<nil>"
 	}
 	return want
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -15,11 +16,11 @@ func TestOnAbort(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var removed, kept, late atomic.Int32 // how often each listener was called
-		n := runtime.NumGoroutine()
+		n := bubbled()
 		removeEarly := OnAbort(ctx, func() { removed.Add(1) })
 		first, again := removeEarly(), removeEarly()
 		synctest.Wait()
-		left := runtime.NumGoroutine() - n // AfterFunc's stop leaves none
+		left := bubbled() - n // AfterFunc's stop leaves none
 		removeKept := OnAbort(ctx, func() { kept.Add(1) })
 		synctest.Wait()
 		if !first || again || left > 0 || kept.Load() != 0 {
@@ -62,6 +63,14 @@ func TestThrowIfAborted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bubbled counts the caller's synctest bubble's goroutines (NumGoroutine: others too, and just-ended ones).
+func bubbled() int {
+	buf := make([]byte, 1<<20)
+	self := string(buf[:runtime.Stack(buf, false)])
+	bubble := self[strings.Index(self, ", synctest bubble "):strings.Index(self, "]")] + "]"
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), bubble)
 }
 
 // signal.addEventListener('abort', fn, { once: true }) is context.AfterFunc;

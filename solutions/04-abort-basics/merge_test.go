@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -30,7 +29,7 @@ func TestMerge(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				a, _ := newCtx(t, tc.deadlineA, tc.cancelA, errClosing)
 				b, _ := newCtx(t, tc.deadlineB, tc.cancelB, errClosing)
-				n := runtime.NumGoroutine()
+				n := bubbled()
 				ctx, cancel := Merge(context.WithValue(opaque(a), flavourKey{}, "pistachio"), opaque(b))
 				defer cancel()
 				if tc.own > 0 {
@@ -41,7 +40,7 @@ func TestMerge(t *testing.T) {
 				since := time.Since(start)
 				deadline, _ := ctx.Deadline() // a's: start + deadlineA
 				synctest.Wait()
-				if got, left := context.Cause(ctx), runtime.NumGoroutine()-n; !errors.Is(got, tc.want) || since != tc.at || atOnce != (tc.at == 0) || ctx.Value(flavourKey{}) != "pistachio" || deadline.Sub(start) != tc.deadlineA || left > 0 {
+				if got, left := context.Cause(ctx), bubbled()-n; !errors.Is(got, tc.want) || since != tc.at || atOnce != (tc.at == 0) || ctx.Value(flavourKey{}) != "pistachio" || deadline.Sub(start) != tc.deadlineA || left > 0 {
 					t.Errorf("merged context ended after %v (when Merge returned: %v) with cause %v, value %v, deadline in %v, %d goroutines left on a or b; want after %v (%v), %v, pistachio, %v, 0 (derive from the first; check b.Err(), then AfterFunc on b passing context.Cause on, and its stop once the merged one ends)", since, atOnce, got, ctx.Value(flavourKey{}), deadline.Sub(start), left, tc.at, tc.at == 0, tc.want, tc.deadlineA)
 				}
 			})
