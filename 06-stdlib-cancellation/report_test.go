@@ -52,7 +52,7 @@ func TestReport(t *testing.T) {
 		{name: "zero grace", args: []string{"done", "2026-11-30"}, wantErr: errAny,
 			fix: "keep the Grace check at the top of Run"},
 		{name: "negative grace", args: []string{"stubborn"}, grace: -time.Second, wantErr: errAny, fix: "a grace of 0 or less is an error: g.Grace <= 0"},
-		{name: "polite", args: []string{"polite"}, grace: 2 * time.Second, ready: 1, act: "cancel", max: time.Second,
+		{name: "polite", args: []string{"polite"}, grace: 2 * time.Second, ready: 1, act: "cancel", max: 1500 * time.Millisecond,
 			want: "flavour,sold\nPistachio,12\ninterrupted: temporary files removed\n", wantErr: errClosing,
 			fix: "exec.CommandContext, with a Cmd.Cancel that sends SIGTERM and returns (no kill, no sleep, not SIGINT); return the output and context.Cause(ctx)"},
 		{name: "stubborn", args: []string{"stubborn"}, grace: grace, ready: 1, act: "cancel",
@@ -222,6 +222,7 @@ func helperReport() int {
 	select {
 	case <-term:
 		if args[0] == "polite" {
+			time.Sleep(300 * time.Millisecond) // a clean-up that takes a moment: a kill right after SIGTERM cuts it short
 			fmt.Println("interrupted: temporary files removed")
 		}
 		return 1 // an orphan leaves its grandchild behind
