@@ -10,8 +10,7 @@
 // sees what it would see on the wire: its r.Context() carries no deadline
 // and no values of the client's, and it ends with context.Canceled when the
 // client gives up. A net.Pipe has no buffer, so a handler writing to a
-// client that reads nothing blocks at once, where a socket would first fill
-// its buffers.
+// client that reads nothing blocks at once, where a socket would first fill its buffers.
 //
 //	synctest.Test(t, func(t *testing.T) {
 //		srv := memnet.Serve(t, handler)
@@ -52,8 +51,7 @@ type Server struct {
 
 // Serve starts a real http.Server, speaking HTTP/1.1, that serves h over
 // in-memory connections, and closes it, its connections and its client's idle
-// connections when the test ends. A client that gives up on a request closes
-// its connection.
+// connections when the test ends. A client that gives up on a request closes its connection.
 func Serve(t testing.TB, h http.Handler) *Server {
 	t.Helper()
 	return serve(t, h, nil)
@@ -89,8 +87,7 @@ func serve(t testing.TB, h http.Handler, protocols *http.Protocols) *Server {
 }
 
 // Close stops the server at once, as a crashed or stopped service would:
-// open connections are closed, new ones are refused. Calling it again does
-// nothing.
+// open connections are closed, new ones are refused. Calling it again does nothing.
 func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.tr.CloseIdleConnections()
@@ -110,8 +107,7 @@ func (s *Server) Client() *http.Client { return &http.Client{Transport: s.tr} }
 // Conns is how many connections the client has dialled so far.
 func (s *Server) Conns() int { return int(s.dialled.Load()) }
 
-// serverAddr is the server's address, as its listener and every
-// connection say.
+// serverAddr is the server's address, as its listener and every connection say.
 var serverAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}
 
 // dial makes a new connection to the server, as a TCP connect would: it

@@ -21,8 +21,7 @@ type replyCase struct {
 	fix   string // or, in ServesTheMenu, the menu
 }
 
-// eachReply calls check with the menu's answer to each case's reply, until the
-// first failure.
+// eachReply calls check with the menu's answer to each case's reply, until the first failure.
 func eachReply(t *testing.T, cases []replyCase, newMenu func(stock *Stock) http.Handler, check func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder)) {
 	for _, tc := range cases {
 		if !t.Run(tc.name, func(t *testing.T) {
