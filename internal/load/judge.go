@@ -193,11 +193,7 @@ var ownProgress = func(ctx context.Context, root string, dirs []string, progress
 			steps = append(steps, s)
 		}
 	}
-	cacheDir, err := course.DefaultCacheDir(root)
-	if err != nil {
-		cacheDir = "" // nothing kept; the tests run
-	}
-	sts, err := course.Statuses(ctx, course.Go{Dir: root}, root, steps, course.Cache{Dir: cacheDir}, progress)
+	sts, err := course.Statuses(ctx, course.Go{Dir: root}, root, steps, course.ResultsCache(ctx, root), progress)
 	if err != nil {
 		return nil, err
 	}

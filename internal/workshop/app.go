@@ -44,7 +44,7 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 	// results of the steps' tests, keyed by their files' contents. A fresh
 	// clone in the same folder starts again from the gentlest hint.
 	stateDir := course.StateDir(context.Background(), root)
-	a, err := newAppAt(root, filepath.Join(stateDir, "results"), os.Stdin, stdout, stderr)
+	a, err := newAppAt(root, course.ResultsCache(context.Background(), root).Dir, os.Stdin, stdout, stderr)
 	if err != nil {
 		return nil, err
 	}

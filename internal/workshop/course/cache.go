@@ -14,6 +14,12 @@ type Cache struct {
 	Dir string // "" keeps nothing
 }
 
+// ResultsCache is the cache of the clone at root, shared by its worktrees:
+// the runner's and the lab's.
+func ResultsCache(ctx context.Context, root string) Cache {
+	return Cache{Dir: filepath.Join(StateDir(ctx, root), "results")}
+}
+
 func (c Cache) file(hash string) string {
 	return filepath.Join(c.Dir, "status", hash+".json")
 }
