@@ -54,3 +54,17 @@ func TestApplyMistake(t *testing.T) {
 	}, problems, "CatalogProblems")
 	assert.Equal(t, []string{"task 1 has 2 catalog entries, want at least 3"}, ShortTasks(tasks, counts), "task 2 has no files: it needs none")
 }
+
+func TestSkippedNamesTheSkips(t *testing.T) {
+	run := &TestRun{
+		Ran:     []string{"TestA", "TestA/hangup", "TestB"},
+		Outcome: map[string]string{"TestA": "pass", "TestA/hangup": "skip", "TestB": "pass"},
+		ByTest:  map[string][]string{"TestA/hangup": {"=== RUN   TestA/hangup\n", "    a_test.go:9: started with hangup ignored (nohup)\n", "--- SKIP: TestA/hangup (0.00s)\n"}},
+	}
+	if got, want := skipped(run), " — or a test skipped here: TestA/hangup (a_test.go:9: started with hangup ignored (nohup))"; got != want {
+		t.Errorf("skipped = %q, want %q", got, want)
+	}
+	if got := skipped(&TestRun{Ran: []string{"TestA"}, Outcome: map[string]string{"TestA": "pass"}}); got != "" {
+		t.Errorf("skipped(no skips) = %q, want \"\"", got)
+	}
+}

@@ -107,7 +107,7 @@ func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m
 	case run.BuildFailed:
 		v.Problem = "the mutant does not build:\n" + indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 10))
 	case run.Result == "pass":
-		v.Problem = fmt.Sprintf("ACCEPTED: go test -run '%s' passes on it: a hole in the tests", tasks[i].Run)
+		v.Problem = fmt.Sprintf("ACCEPTED: go test -run '%s' passes on it: a hole in the tests%s", tasks[i].Run, skipped(run))
 	case run.Result == "":
 		v.Problem = "go test gave no result:\n" + indent(strings.TrimSpace(stderr+"\n"+tail(run.Output, 10)))
 	default:
@@ -175,4 +175,26 @@ func FirstFailure(run TestRun, max int) string {
 		out = append(out[:max-1], fmt.Sprintf("[… %d more lines]", len(out)-max+1))
 	}
 	return strings.Join(out, "\n")
+}
+
+// skipped says which tests of an accepting run skipped, and why: a test that
+// skips here (under nohup, say) may be the one that rejects the mutant.
+func skipped(run *TestRun) string {
+	var names []string
+	why := ""
+	for _, name := range run.Ran {
+		if run.Outcome[name] != "skip" {
+			continue
+		}
+		names = append(names, name)
+		for _, l := range run.ByTest[name] {
+			if l = strings.TrimSpace(l); why == "" && l != "" && !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "=== ") {
+				why = l
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" — or a test skipped here: %s (%s)", strings.Join(names, ", "), why)
 }
