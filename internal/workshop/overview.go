@@ -13,7 +13,7 @@ import (
 // shared by many builds it took far longer (the floor, go test -run '^$' of
 // every step with GOCACHE=$(mktemp -d), 970 s at a load average of ~50).
 const firstRunNote = "first run: go test builds every step's tests, which compiles the standard library's HTTP stack once " +
-	"(about two minutes on a 2-core machine with an empty build cache); later runs take seconds"
+	"(about a minute on a 2-core machine with an empty build cache); later runs take seconds"
 
 // overview shows every step and task, ✓ or ✗, and then the next task.
 func (a *app) overview(ctx context.Context, args []string) int {
