@@ -61,7 +61,7 @@ func (c *lateWaiter) Done() <-chan struct{} {
 func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	inner, cancel := newCtx(t, 5*time.Second, 0, errors.New("customer left")) // a reason, which ctx.Err() does not carry
-	ctx := expired{opaque(inner)}                                             // expired: its end reads as its deadline's (ExampleDo cancels)
+	ctx := expired{opaque(inner)}
 	release := make(chan struct{})
 	var waited atomic.Bool
 	v, err := Do(ctx, func() (string, error) {
@@ -80,10 +80,14 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	}
 }
 
+// expired ends as a deadline does (ExampleDo cancels), with no real time passing.
 type expired struct{ opaqueContext }
 
 func (c expired) Err() error {
-	return map[bool]error{true: context.DeadlineExceeded}[c.opaqueContext.Err() != nil]
+	if c.opaqueContext.Err() == nil {
+		return nil
+	}
+	return context.DeadlineExceeded
 }
 
 // Promise.race([work, abortEvent]), as in menu v2: the caller stops waiting, the work goes on.

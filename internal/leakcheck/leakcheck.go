@@ -24,10 +24,9 @@ func Check(t testing.TB) {
 	})
 }
 
-// advice names the usual cause of a leak whose stacks say what it is.
+// advice names a leak's usual cause. (The tests close idle connections.)
 func advice(stacks string) string {
 	if strings.Contains(stacks, "net/http.(*persistConn).readLoop") {
-		// The tests close idle connections: one still reading is in use.
 		return " (net/http's persistConn below is a connection still in use: most often a response body never closed — defer resp.Body.Close() once Get or Do succeeds)"
 	}
 	return ""

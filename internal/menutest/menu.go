@@ -120,8 +120,7 @@ func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, fix string) {
 	}
 }
 
-// CheckAnswer checks that rec answered want: a 200 with MenuJSON, or
-// another status with a JSON error.
+// CheckAnswer checks that rec answered want: a 200 with MenuJSON, or another status with a JSON error.
 func CheckAnswer(t testing.TB, rec *httptest.ResponseRecorder, want int) {
 	t.Helper()
 	switch {

@@ -90,8 +90,7 @@ func (s *Server) wait() error {
 	}
 }
 
-// logBuffer is run's stdout: it keeps what was logged and sends the first
-// address logged to addr.
+// logBuffer is run's stdout: it keeps what was logged and sends the first address logged to addr.
 type logBuffer struct {
 	mu   sync.Mutex
 	b    strings.Builder
