@@ -9,6 +9,7 @@ tool (
 )
 
 require (
+	github.com/rakyll/hey v0.1.5
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.5
@@ -18,7 +19,6 @@ require (
 )
 
 require (
-	github.com/rakyll/hey v0.1.5 // indirect
 	golang.org/x/net v0.48.0 // indirect
 	golang.org/x/text v0.33.0 // indirect
 )
