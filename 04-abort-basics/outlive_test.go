@@ -9,7 +9,8 @@ import (
 )
 
 func TestDetach(t *testing.T) {
-	type requestIDKey struct{}                                               // the key under which a request's context carries its ID
+	type requestIDKey struct{} // the key of a request's ID
+
 	for _, deadline := range []time.Duration{time.Second, 5 * time.Second} { // the request's; it ends at 1s either way
 		synctest.Test(t, func(t *testing.T) {
 			request, _ := newCtx(t, deadline, time.Second, nil)
