@@ -14,7 +14,9 @@ func TestWithinTimeout(t *testing.T) {
 	errSpilled, errNoAnswer := errors.New("spilled the cone"), errors.New("no answer")
 	const s, h = time.Second, time.Hour
 	untilDone := func(ctx context.Context) error { <-ctx.Done(); return fmt.Errorf("%w: %w", errNoAnswer, ctx.Err()) } // ctx.Err(), wrapped
-	begun(t, "WithinTimeout", WithinTimeout(context.Background(), time.Second, func(context.Context) error { return nil }))
+	begun(t, "WithinTimeout", func() error {
+		return WithinTimeout(context.Background(), time.Second, func(context.Context) error { return nil })
+	})
 	for _, tc := range []struct {
 		name             string
 		deadline, cancel time.Duration // the parent's; when it is cancelled (0: never)

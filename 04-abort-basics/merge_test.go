@@ -12,9 +12,11 @@ import (
 )
 
 func TestMerge(t *testing.T) {
-	merged, stop := Merge(context.Background(), context.Background())
-	stop()
-	begun(t, "Merge", context.Cause(merged))
+	begun(t, "Merge", func() error {
+		merged, cancel := Merge(context.Background(), context.Background())
+		defer cancel()
+		return context.Cause(merged)
+	})
 	errLeft, errClosing := errors.New("customer left"), errors.New("shop closing")
 	type flavourKey struct{}
 	const h, s = time.Hour, time.Second

@@ -13,8 +13,10 @@ import (
 )
 
 func TestDo(t *testing.T) {
-	_, err := Do(context.Background(), func() (string, error) { return "", nil })
-	begun(t, "Do", err)
+	begun(t, "Do", func() error {
+		_, err := Do(context.Background(), func() (string, error) { return "", nil })
+		return err
+	})
 	errEmpty := errors.New("tub empty")
 	for _, tc := range []struct {
 		name              string

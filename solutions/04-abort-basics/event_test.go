@@ -45,7 +45,7 @@ func TestOnAbort(t *testing.T) {
 
 func TestThrowIfAborted(t *testing.T) {
 	errClosing := errors.New("shop closing")
-	begun(t, "ThrowIfAborted", ThrowIfAborted(context.Background()))
+	begun(t, "ThrowIfAborted", func() error { return ThrowIfAborted(context.Background()) })
 	for _, tc := range []struct {
 		name             string
 		deadline, cancel time.Duration // see newCtx
