@@ -14,6 +14,9 @@ func TestWithinTimeout(t *testing.T) {
 	errSpilled, errNoAnswer := errors.New("spilled the cone"), errors.New("no answer")
 	const s, h = time.Second, time.Hour
 	untilDone := func(ctx context.Context) error { <-ctx.Done(); return fmt.Errorf("%w: %w", errNoAnswer, ctx.Err()) } // ctx.Err(), wrapped
+	begun(t, "WithinTimeout", func() error {
+		return WithinTimeout(context.Background(), time.Second, func(context.Context) error { return nil })
+	})
 	for _, tc := range []struct {
 		name             string
 		deadline, cancel time.Duration // the parent's; when it is cancelled (0: never)
@@ -22,13 +25,13 @@ func TestWithinTimeout(t *testing.T) {
 		is, not          []error
 		msg, fix         string // the whole message, if it matters; the fix
 	}{
-		{"fn succeeds", h, 0, func(context.Context) error { time.Sleep(s); return nil }, s, nil, nil, "", "return fn's error"},
-		{"fn fails", h, 0, func(context.Context) error { return errSpilled }, 0, []error{errSpilled}, nil, errSpilled.Error(), "add a reason only once ctx has ended"},
-		{"fn succeeds late", h, 0, func(context.Context) error { time.Sleep(5 * s); return nil }, 5 * s, nil, nil, "", `fn returned nil: fmt.Errorf("%w", nil) is not nil`},
-		{"fn fails late", h, 0, func(context.Context) error { time.Sleep(5 * s); return errSpilled }, 5 * s, []error{errSpilled, ErrTooSlow}, nil, "", "add context.Cause(ctx) whenever ctx has ended"},
-		{"our timeout", h, 0, untilDone, 3 * s, []error{errNoAnswer, context.DeadlineExceeded, ErrTooSlow}, nil, "", "context.WithTimeoutCause; add context.Cause(ctx) to fn's error"},
-		{"caller cancels", h, s, untilDone, s, []error{errNoAnswer, context.Canceled}, []error{ErrTooSlow}, "no answer: context canceled", "derive from parent; a plain cancel's cause is ctx.Err(): don't add it twice"},
-		{"caller deadline", s, 0, untilDone, s, []error{errNoAnswer, context.DeadlineExceeded}, []error{ErrTooSlow}, "", "label only your own timeout"},
+		{name: "fn succeeds", deadline: h, fn: func(context.Context) error { time.Sleep(s); return nil }, at: s, fix: "return fn's error"},
+		{name: "fn fails", deadline: h, fn: func(context.Context) error { return errSpilled }, is: []error{errSpilled}, msg: errSpilled.Error(), fix: "add a reason only once ctx has ended"},
+		{name: "fn succeeds late", deadline: h, fn: func(context.Context) error { time.Sleep(5 * s); return nil }, at: 5 * s, fix: `fn returned nil: fmt.Errorf("%w", nil) is not nil`},
+		{name: "fn fails late", deadline: h, fn: func(context.Context) error { time.Sleep(5 * s); return errSpilled }, at: 5 * s, is: []error{errSpilled, ErrTooSlow}, fix: "add context.Cause(ctx) whenever ctx has ended"},
+		{name: "our timeout", deadline: h, fn: untilDone, at: 3 * s, is: []error{errNoAnswer, context.DeadlineExceeded, ErrTooSlow}, fix: "context.WithTimeoutCause; add context.Cause(ctx) to fn's error"},
+		{name: "caller cancels", deadline: h, cancel: s, fn: untilDone, at: s, is: []error{errNoAnswer, context.Canceled}, not: []error{ErrTooSlow}, msg: "no answer: context canceled", fix: "derive from parent; a plain cancel's cause is ctx.Err(): add it once"},
+		{name: "caller deadline", deadline: s, fn: untilDone, at: s, is: []error{errNoAnswer, context.DeadlineExceeded}, not: []error{ErrTooSlow}, fix: "label only your own timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -36,9 +39,13 @@ func TestWithinTimeout(t *testing.T) {
 				var fnCtx context.Context
 				start := time.Now()
 				err := WithinTimeout(parent, 3*time.Second, func(ctx context.Context) error { fnCtx = ctx; return tc.fn(ctx) })
-				want, since, live := errWant(err, tc.is, tc.not, tc.msg), time.Since(start), fnCtx == nil || fnCtx.Err() == nil
-				if want != "" || since != tc.at || live {
-					t.Errorf("WithinTimeout(3s) = %v after %v, %s; want %s after %v, fn's context ended (%s; defer cancel())", err, since, map[bool]string{true: "fn never called", false: map[bool]string{true: "fn's context still live", false: "fn's context ended"}[live]}[fnCtx == nil], cmp.Or(want, "that"), tc.at, tc.fix)
+				if want, since := errWant(err, tc.is, tc.not, tc.msg), time.Since(start); want != "" || since != tc.at {
+					t.Errorf("WithinTimeout(3s) = %v after %v; want %s after %v (%s)", err, since, cmp.Or(want, "that"), tc.at, tc.fix)
+				}
+				if fnCtx == nil {
+					t.Errorf("WithinTimeout(3s) never called fn; want it called, with its own context")
+				} else if fnCtx.Err() == nil {
+					t.Errorf("WithinTimeout(3s) returned, fn's context still live; want it ended (defer cancel())")
 				}
 			})
 		})

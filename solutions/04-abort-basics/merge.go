@@ -6,8 +6,10 @@ import "context"
 // (context.Cause) of the one that ended first, like AbortSignal.any([a, b]).
 // If either has already ended, so has the merged context when Merge returns.
 // The merged context carries a's values and deadline; b's deadline still ends
-// it, but only a's is reported by Deadline. Cancelling the merged context, or
-// its ending for any reason, releases everything Merge registered on a and b.
+// it, but only a's is reported by Deadline. Its Err is a's when a ended it,
+// else context.Canceled, even when b's deadline ended it: only Cause tells.
+// Cancelling the merged context, or its ending for any reason, releases
+// everything Merge registered on a and b.
 // As with context.WithCancel, the caller must call cancel.
 func Merge(a, b context.Context) (context.Context, context.CancelFunc) {
 	// Deriving from a gives us a's cancellation, values and deadline for free;
@@ -23,6 +25,8 @@ func Merge(a, b context.Context) (context.Context, context.CancelFunc) {
 
 	// b is not our parent, so listen to it: when b ends, end ctx with b's
 	// reason. context.Cause(ctx) then reports it; the first reason wins.
+	// ctx.Err() says Canceled, even for b's deadline: a CancelCauseFunc
+	// sets the cause, never Err (only a's end passes a's Err down).
 	stopB := context.AfterFunc(b, func() { cancel(context.Cause(b)) })
 
 	// The tempting mistake is to drop stopB. The registration on b then

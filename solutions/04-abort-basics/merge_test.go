@@ -7,45 +7,81 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 func TestMerge(t *testing.T) {
-	errClosing := errors.New("shop closing")
+	begun(t, "Merge", func() error {
+		merged, cancel := Merge(context.Background(), context.Background())
+		defer cancel()
+		return context.Cause(merged)
+	})
+	errLeft, errClosing := errors.New("customer left"), errors.New("shop closing")
 	type flavourKey struct{}
 	const h, s = time.Hour, time.Second
 	for _, tc := range []struct {
 		name               string
-		deadlineA, cancelA time.Duration // the first's deadline; when it is cancelled (see newCtx)
-		deadlineB, cancelB time.Duration // the second's; either ends with the reason errClosing
-		own, at            time.Duration // when the merged context's cancel is called (0: never); when it must end
-		want               error         // its cause
+		deadlineA, cancelA time.Duration // a's deadline and when it is cancelled (see newCtx); its reason: errLeft
+		deadlineB, cancelB time.Duration // b's
+		reasonB            error         // b's reason
+		own                time.Duration // when the merged context's cancel is called (0: never)
+		at                 time.Duration // when the merged context must end (0: when Merge returns)
+		cause, err         error         // its context.Cause and its Err
 	}{
-		{"first cancelled", h, s, h, 0, 0, s, errClosing},
-		{"earlier deadline", 5 * s, 0, 2 * s, 0, 0, 2 * s, errClosing}, // the second cancelled: ExampleMerge
-		{"already ended", h, 0, h, -1, 0, 0, errClosing},
-		{"own cancel", h, 0, h, 0, s, s, context.Canceled},
+		{name: "a cancelled", deadlineA: h, cancelA: s, deadlineB: h, at: s, cause: errLeft, err: context.Canceled},
+		{name: "a's deadline", deadlineA: 2 * s, deadlineB: 5 * s, at: 2 * s, cause: errLeft, err: context.DeadlineExceeded},
+		{name: "b cancelled", deadlineA: h, deadlineB: h, cancelB: s, reasonB: errClosing, at: s, cause: errClosing, err: context.Canceled},
+		{name: "b's deadline", deadlineA: 5 * s, deadlineB: 2 * s, at: 2 * s, cause: context.DeadlineExceeded, err: context.Canceled}, // only Cause says it was a deadline
+		{name: "b already ended", deadlineA: h, deadlineB: h, cancelB: -1, reasonB: errClosing, at: 0, cause: errClosing, err: context.Canceled},
+		{name: "own cancel", deadlineA: h, deadlineB: h, own: s, at: s, cause: context.Canceled, err: context.Canceled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				a, _ := newCtx(t, tc.deadlineA, tc.cancelA, errClosing)
-				b, _ := newCtx(t, tc.deadlineB, tc.cancelB, errClosing)
-				n := bubbled()
+				a, _ := newCtx(t, tc.deadlineA, tc.cancelA, errLeft)
+				b, _ := newCtx(t, tc.deadlineB, tc.cancelB, tc.reasonB)
+				before := goleak.IgnoreCurrent()
+				start := time.Now()
 				ctx, cancel := Merge(context.WithValue(opaque(a), flavourKey{}, "pistachio"), opaque(b))
 				defer cancel()
 				if tc.own > 0 {
 					time.AfterFunc(tc.own, cancel)
 				}
-				atOnce, start := ctx.Err() != nil, time.Now()
-				<-ctx.Done()
-				since := time.Since(start)
-				deadline, _ := ctx.Deadline() // a's: start + deadlineA
+				ended := "when Merge returned"
+				if ctx.Err() == nil {
+					<-ctx.Done()
+					ended = fmt.Sprint("after ", time.Since(start))
+				}
+				if want := fmt.Sprint("after ", tc.at); tc.at == 0 && ended != "when Merge returned" || tc.at > 0 && ended != want {
+					t.Errorf("merged context ended %s; want %s (derive it from a with WithCancelCause; AfterFunc on b cancels it; check b.Err() first)", ended, map[bool]string{true: "when Merge returned", false: want}[tc.at == 0])
+				}
+				if got := context.Cause(ctx); !errors.Is(got, tc.cause) {
+					t.Errorf("context.Cause(merged) = %v; want %v (cancel with context.Cause(b) when b ends; a's passes down by itself)", got, tc.cause)
+				}
+				if got := ctx.Err(); !errors.Is(got, tc.err) {
+					t.Errorf("merged Err() = %v; want %v (a's Err if a ended it, else Canceled: derive from a, and let only Cause tell why)", got, tc.err)
+				}
+				if got := ctx.Value(flavourKey{}); got != "pistachio" {
+					t.Errorf("merged Value(flavourKey) = %v; want pistachio (derive the merged context from a: it keeps a's values)", got)
+				}
+				if got, want := deadlineIn(ctx, start), deadlineIn(a, start); got != want {
+					t.Errorf("merged Deadline() = %s; want %s, a's (derive the merged context from a: it keeps a's deadline)", got, want)
+				}
 				synctest.Wait()
-				if got, left := context.Cause(ctx), bubbled()-n; !errors.Is(got, tc.want) || since != tc.at || atOnce != (tc.at == 0) || ctx.Value(flavourKey{}) != "pistachio" || deadline.Sub(start) != tc.deadlineA || left > 0 {
-					t.Errorf("merged context ended after %v (when Merge returned: %v) with cause %v, value %v, deadline in %v, %d goroutines left on a or b; want after %v (%v), %v, pistachio, %v, 0 (derive from the first; check b.Err(), then AfterFunc on b passing context.Cause on, and its stop once the merged one ends)", since, atOnce, got, ctx.Value(flavourKey{}), deadline.Sub(start), left, tc.at, tc.at == 0, tc.want, tc.deadlineA)
+				if goleak.Find(before) != nil {
+					t.Errorf("merged context ended, but a goroutine still watches a or b; want none (keep AfterFunc's stop and call it once the merged one ends)")
 				}
 			})
 		})
 	}
+}
+
+// deadlineIn says when ctx's deadline is, from start.
+func deadlineIn(ctx context.Context, start time.Time) string {
+	if deadline, ok := ctx.Deadline(); ok {
+		return fmt.Sprint("in ", deadline.Sub(start))
+	}
+	return "no deadline"
 }
 
 // opaque hides ctx's Done channel behind one of its own: the context package
@@ -76,8 +112,12 @@ func ExampleMerge() {
 	fmt.Println("before:", ctx.Err())
 
 	shutdown(errShutdown)
-	await(ctx.Done(), "the merged context's end") // AfterFunc ends it from another goroutine
-	fmt.Println("after:", ctx.Err(), "-", context.Cause(ctx))
+	select {
+	case <-ctx.Done(): // AfterFunc ends it from another goroutine, a moment later
+	case <-time.After(time.Second):
+		fmt.Println("still live a second after the shutdown")
+	}
+	fmt.Println("after:", ctx.Err(), "-", context.Cause(ctx)) // Err cannot tell a request's end from the server's: Cause can
 	fmt.Println("request still live:", request.Err() == nil)
 	// Output:
 	// before: <nil>

@@ -8,10 +8,9 @@ import (
 	"time"
 )
 
-// requestIDKey is the key under which a request's context carries its ID.
-type requestIDKey struct{}
-
 func TestDetach(t *testing.T) {
+	type requestIDKey struct{} // the key of a request's ID
+
 	for _, deadline := range []time.Duration{time.Second, 5 * time.Second} { // the request's; it ends at 1s either way
 		synctest.Test(t, func(t *testing.T) {
 			request, _ := newCtx(t, deadline, time.Second, nil)
@@ -33,6 +32,7 @@ func TestDetach(t *testing.T) {
 
 // JavaScript cannot keep a signal's data but drop its abort; context.WithoutCancel does.
 func ExampleDetach() {
+	type requestIDKey struct{} // the key under which a request's context carries its ID
 	request, responseSent := context.WithCancel(context.WithValue(context.Background(), requestIDKey{}, "req-42"))
 	audit, cancel := Detach(request, 5*time.Second)
 

@@ -13,15 +13,19 @@ import (
 )
 
 func TestDo(t *testing.T) {
+	begun(t, "Do", func() error {
+		_, err := Do(context.Background(), func() (string, error) { return "", nil })
+		return err
+	})
 	errEmpty := errors.New("tub empty")
 	for _, tc := range []struct {
 		name              string
 		deadline, fnTakes time.Duration // ctx's, with a reason (see newCtx); how long fn takes
 		want, fix         string
 	}{
-		{"fn returns", time.Hour, 3 * time.Second, `("pistachio", tub empty) after 3s, fn called`, "return fn's value and error"},
-		{"fn done first", time.Hour, 0, `("pistachio", tub empty) after 0s, fn called`, "a buffered channel and a plain send"},
-		{"already ended", -1, 0, `("", context deadline exceeded) after 0s, fn not called`, "return ctx.Err() first, and start nothing"},
+		{name: "fn returns", deadline: time.Hour, fnTakes: 3 * time.Second, want: `("pistachio", tub empty) after 3s, fn called`, fix: "return fn's value and error"},
+		{name: "fn done first", deadline: time.Hour, want: `("pistachio", tub empty) after 0s, fn called`, fix: "a buffered channel and a plain send"},
+		{name: "already ended", deadline: -1, want: `("", context deadline exceeded) after 0s, fn not called`, fix: "return ctx.Err() first, and start nothing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -75,8 +79,14 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	})
 	close(release)                     // fn finishes, after Do has returned
 	left := goleak.Find(before) != nil // Do's goroutine, if it cannot finish
-	if v != "" || err != context.DeadlineExceeded || waited.Load() || left {
-		t.Errorf("Do(ctx past its deadline while fn runs) = (%q, %v), Do waited for fn: %v, its goroutine left: %v; want (\"\", %v) at once, none left (select on ctx.Done() too and return ctx.Err() itself, not the cause or Canceled; give the result channel room for one result)", v, err, waited.Load(), left, context.DeadlineExceeded)
+	if v != "" || err != context.DeadlineExceeded {
+		t.Errorf("Do(ctx past its deadline while fn runs) = (%q, %v); want (\"\", %v) (return ctx.Err() itself, not the cause or Canceled)", v, err, context.DeadlineExceeded)
+	}
+	if waited.Load() {
+		t.Errorf("Do(ctx past its deadline while fn runs) waited for fn; want it to return at once (select on ctx.Done() too)")
+	}
+	if left {
+		t.Errorf("Do's goroutine still blocked after fn returned; want it finished (give the result channel room for one result)")
 	}
 }
 
@@ -95,16 +105,23 @@ func ExampleDo() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour) // the order's deadline, far away
 	release, scooped := make(chan struct{}), make(chan struct{})
 	flavour, err := Do(ctx, func() (string, error) {
-		cancel()                      // the customer walks out while we scoop...
-		await(release, "Do's return") // ...and scooping cannot be cancelled: it ends when it ends
+		cancel() // the customer walks out while we scoop...
+		select { // ...and scooping cannot be cancelled: it ends when it ends
+		case <-release:
+		case <-time.After(time.Second): // Do did not return: it waited for us
+		}
 		close(scooped)
 		return "pistachio", nil
 	})
 	fmt.Printf("Do: %q, %v\n", flavour, err)
 
 	close(release)
-	await(scooped, "the end of the scoop") // the work was not stopped: it runs to the end, for nobody
-	fmt.Println("scooped anyway")
+	select {
+	case <-scooped: // the work was not stopped: it runs to the end, for nobody
+		fmt.Println("scooped anyway")
+	case <-time.After(time.Second):
+		fmt.Println("no scoop within a second")
+	}
 	// Output:
 	// Do: "", context canceled
 	// scooped anyway
