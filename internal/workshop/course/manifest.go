@@ -116,10 +116,10 @@ func (m *Manifest) Problems() []string {
 			if t.Title == "" || t.Run == "" || t.Hints == "" {
 				problems = append(problems, where+": title, run and hints are all required")
 			}
-			for _, part := range strings.Split(t.Run, "/") {
-				if _, err := regexp.Compile(part); err != nil {
-					problems = append(problems, fmt.Sprintf("%s: run '%s' is not a valid pattern: %v", where, t.Run, err))
-				}
+			if _, err := regexp.Compile(t.Run); err != nil {
+				problems = append(problems, fmt.Sprintf("%s: run '%s' is not a valid pattern: %v", where, t.Run, err))
+			} else if strings.Contains(t.Run, "/") {
+				problems = append(problems, fmt.Sprintf("%s: run '%s' names subtests: a task's run selects top-level tests", where, t.Run))
 			}
 			for _, f := range t.Files {
 				if !filepath.IsLocal(f) || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {

@@ -129,22 +129,105 @@ func StepHash(root string, step Step) (string, error) {
 // Statuses returns where the learner stands in every step: from the cache
 // when nothing changed, otherwise from one `go test -json` run over every
 // step that changed. A step whose tasks all pass is vetted too (go vet,
-// cached by the same hash): it is finished only when vet is clean. See
-// StatusesEach (stream.go) to hear of each step as soon as it is known.
+// cached by the same hash): it is finished only when vet is clean.
 func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
 	return StatusesEach(ctx, g, root, steps, cache, progress, nil)
 }
 
-// judge fills a step's status from a run of its tests.
-func judge(ctx context.Context, g Go, step Step, st *StepStatus, run *TestRun, stderr string, extra ...string) {
-	st.Run = run
-	tasks, err := step.ReadTasks()
+// FirstRunNote is said before a run in which no step's results are cached:
+// the runner's first run in this clone, likely on an empty build cache.
+const FirstRunNote = "first run: go test builds every step's tests, which compiles the standard library's HTTP stack once " +
+	"(about a minute on a 2-core machine with an empty build cache); later runs take seconds"
+
+// StatusesEach is Statuses, calling each with every step's final status
+// (vetted when its tasks pass) as soon as it is known, in the steps' order:
+// the cached ones at once, the others as their tests end.
+func StatusesEach(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string), each func(i int, st *StepStatus)) ([]*StepStatus, error) {
+	g.Dir = root
+	modPath, err := ModulePath(root)
 	if err != nil {
-		st.Problem = err.Error()
-		return
+		return nil, err
+	}
+	if progress == nil {
+		progress = func(string) {}
+	}
+	sts := make([]*StepStatus, len(steps))
+	known := make([]bool, len(steps))
+	index := map[string]int{}
+	var pkgs, names []string
+	for i, step := range steps {
+		hash, err := StepHash(root, step)
+		if err != nil {
+			return nil, err
+		}
+		sts[i], known[i] = cache.Load(hash)
+		if !known[i] {
+			sts[i] = &StepStatus{Step: step.Name, Hash: hash}
+			index[modPath+"/"+step.Name] = i
+			pkgs, names = append(pkgs, "./"+step.Name), append(names, step.Name)
+		}
+	}
+	next := 0 // the first step not handed to each yet
+	var vetErr error
+	flush := func() {
+		for ; next < len(steps) && known[next] && vetErr == nil; next++ {
+			st := sts[next]
+			if st.TasksDone() {
+				if _, ok := cache.LoadVet(st.Hash); !ok {
+					progress(fmt.Sprintf("go vet ./%s: its tasks pass; is vet clean too? (once, until you change a file)", st.Step))
+				}
+				v, err := Vet(ctx, g, root, steps[next], st.Hash, cache)
+				st.Vet, vetErr = v.Output, err
+			}
+			if each != nil && vetErr == nil {
+				each(next, st)
+			}
+		}
+	}
+	judged := func(run *TestRun, stderr string) {
+		if i, ok := index[run.Package]; ok && !known[i] && ctx.Err() == nil {
+			judge(sts[i], steps[i], run, stderr)
+			cache.Store(sts[i])
+			known[i] = true
+			flush()
+		}
+	}
+	flush()
+	if len(pkgs) > 0 {
+		if len(pkgs) == len(steps) {
+			progress(FirstRunNote)
+		}
+		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))
+		// -vet=off: go vet runs on its own (Vet), so that a vet finding shows
+		// as one, beside tests that pass, not as a build failure of every task.
+		runs, stderr := g.testJSONEach(ctx, func(run *TestRun) { judged(run, "") },
+			append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, pkgs...)...)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for pkg := range index { // the packages that never ended: a build of them all failed, say
+			judged(pick(runs, pkg), stderr)
+		}
+	}
+	if vetErr != nil {
+		return nil, vetErr
+	}
+	return sts, nil
+}
+
+// judge fills a step's status from a run of its tests (of all its tasks, or
+// of those given).
+func judge(st *StepStatus, step Step, run *TestRun, stderr string, tasks ...Task) {
+	st.Run = run
+	if tasks == nil {
+		var err error
+		if tasks, err = step.ReadTasks(); err != nil {
+			st.Problem = err.Error()
+			return
+		}
 	}
 	st.Problem = RunProblem(run, stderr)
-	st.Tasks = TaskResults(ctx, g, "./"+step.Name, tasks, run, extra...)
+	st.Tasks = TaskResults(tasks, run)
 	if st.Problem != "" {
 		st.CrashTask = CrashTask(run, step.Name, tasks)
 	}
@@ -237,34 +320,55 @@ func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (
 	// run before a change to a file the hash does not cover), and keeps its
 	// verdict for the overview.
 	v, err := runVet(ctx, g, root, step, hash, cache)
-	if err != nil {
-		return nil, "", "", err
+	if err != nil || VetCompileError(v.Output) {
+		st.Vet = v.Output
+		return st, v.Output, "", err
 	}
 	st.Vet = v.Output
-	if VetCompileError(v.Output) {
-		return st, v.Output, "", nil
+	args := []string{"-count=1", "-vet=off", "-timeout", "120s", "-race", "./" + step.Name}
+	runs, stderr := g.TestJSON(ctx, args...)
+	if strings.Contains(stderr, "-race requires cgo") || strings.Contains(stderr, "-race is not supported") {
+		raceNote = strings.TrimSpace(stderr)
+		runs, stderr = g.TestJSON(ctx, slices.Delete(args, 4, 5)...)
 	}
-	race := []string{"-race"}
-	if why := g.RaceProblem(ctx); why != "" {
-		race, raceNote = nil, why
-	}
-	args := append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, race...)
-	runs, stderr := g.TestJSON(ctx, append(args, "./"+step.Name)...)
-	if len(race) > 0 && raceUnsupported(stderr) {
-		race, raceNote = nil, strings.TrimSpace(stderr)
-		args = []string{"-count=1", "-vet=off", "-timeout", "120s"}
-		runs, stderr = g.TestJSON(ctx, append(args, "./"+step.Name)...)
-	}
-	if ctx.Err() != nil {
-		return nil, "", "", ctx.Err()
-	}
-	modPath, err := ModulePath(root)
+	run, err := stepRun(ctx, root, step, runs)
 	if err != nil {
 		return nil, "", "", err
 	}
-	judge(ctx, g, step, st, pick(runs, modPath+"/"+step.Name), stderr, append([]string{"-vet=off"}, race...)...)
+	judge(st, step, run, stderr)
 	cache.Store(st)
 	return st, v.Output, raceNote, nil
+}
+
+// QuickTask runs the tests of one task of a step (go test -run its pattern,
+// -vet=off, -failfast, no -race) and judges that task alone, so that a
+// verdict comes a second after a save; it is not cached, and only CheckStep
+// says a step is done.
+func QuickTask(ctx context.Context, g Go, root string, step Step, tk Task) (*StepStatus, error) {
+	g.Dir = root
+	// After a save, go test compiles the step's package and relinks its test
+	// binary: most of the wait. Without optimisation (-N -l, on the step's
+	// package alone) and without DWARF (-w) both take about a quarter less.
+	// The screen shows the task's first failure, so -failfast.
+	runs, stderr := g.TestJSON(ctx, "-count=1", "-vet=off", "-failfast", "-gcflags=-N -l", "-ldflags=-w",
+		"-timeout", "60s", "-run", strings.Join(tk.Patterns, "|"), "./"+step.Name)
+	run, err := stepRun(ctx, root, step, runs)
+	if err != nil {
+		return nil, err
+	}
+	st := &StepStatus{Step: step.Name}
+	judge(st, step, run, stderr, tk)
+	return st, nil
+}
+
+// stepRun picks a step's package among the runs of a go test that ctx did
+// not stop.
+func stepRun(ctx context.Context, root string, step Step, runs []*TestRun) (*TestRun, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	modPath, err := ModulePath(root)
+	return pick(runs, modPath+"/"+step.Name), err
 }
 
 // VetCompileError reports whether go vet's complaint is that the code does

@@ -5,6 +5,7 @@ package course
 // start with, and every wrong kind of red.
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -190,4 +191,23 @@ func TestParseTestJSONPackages(t *testing.T) {
 	assert.Equal(t, "fail", runs[0].Outcome["TestA/sub_one"], "subtests too")
 	assert.True(t, IsVetFailure(ParseTestJSON(strings.NewReader(vetFailure)).BuildOutput), "vet's complaint is told from the compiler's")
 	assert.False(t, IsVetFailure(runs[1].BuildOutput), "the compiler's complaint is no vet failure")
+}
+
+// ParseTestJSON reads a `go test -json` stream of one package; lines that
+// are not JSON are kept as output of the package.
+func ParseTestJSON(r io.Reader) TestRun {
+	runs := ParseTestJSONPackages(r)
+	run := newRun("")
+	for _, p := range runs {
+		if p.Package != "" {
+			run = p
+			break
+		}
+	}
+	for _, p := range runs {
+		if p != run {
+			run.Output = append(run.Output, p.Output...)
+		}
+	}
+	return *run
 }
