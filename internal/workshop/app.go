@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -233,9 +234,9 @@ func splitFlags(args []string, bools []string, values []string) (flags map[strin
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 		switch {
-		case contains(bools, name) && !hasVal:
+		case slices.Contains(bools, name) && !hasVal:
 			flags[name] = "true"
-		case contains(values, name):
+		case slices.Contains(values, name):
 			if !hasVal {
 				if i+1 >= len(args) {
 					return nil, nil, fmt.Errorf("%w: -%s needs a value", errUsage, name)
@@ -249,15 +250,6 @@ func splitFlags(args []string, bools []string, values []string) (flags map[strin
 		}
 	}
 	return flags, pos, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 var (

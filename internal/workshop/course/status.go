@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,76 +55,49 @@ func (s *StepStatus) Finished() bool {
 }
 
 // StepHash hashes everything a step's test results depend on: the Go
-// version, the step's files (its hints excepted), the module's go.mod and
-// go.sum, and the shared code under internal/ that tests import.
+// version, the step's files (its hints and dot folders excepted, and the
+// binary go build leaves there), the module's go.mod and go.sum, and the
+// non-test Go files under internal/ (the test kit; the runner and the lab
+// aside).
 func StepHash(root string, step Step) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", runtime.Version(), step.Name)
 	add := func(path string) error {
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
-		_, err = io.Copy(h, f)
-		h.Write([]byte{0})
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(root, path)
+		fmt.Fprintf(h, "%s\x00%d\x00%s", filepath.ToSlash(rel), len(data), data)
 		return err
 	}
-	walk := func(dir string, keep func(path string, d fs.DirEntry) (bool, error)) error {
+	walk := func(dir string, skip []string, keep func(name string) bool) error {
 		return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if os.IsNotExist(err) && path == dir {
-					return filepath.SkipDir
-				}
+			switch {
+			case err != nil && path == dir && os.IsNotExist(err):
+				return filepath.SkipDir
+			case err != nil:
 				return err
-			}
-			ok, err := keep(path, d)
-			if err != nil || !ok || d.IsDir() {
-				return err
+			case d.IsDir() && path != dir && (slices.Contains(skip, d.Name()) || strings.HasPrefix(d.Name(), ".")):
+				return filepath.SkipDir
+			case d.IsDir() || !keep(d.Name()):
+				return nil
 			}
 			return add(path)
 		})
 	}
-	err := walk(step.Dir, func(path string, d fs.DirEntry) (bool, error) {
-		name := d.Name()
-		if d.IsDir() {
-			if path != step.Dir && (name == "hints" || strings.HasPrefix(name, ".")) {
-				return false, filepath.SkipDir
-			}
-			return true, nil
-		}
-		// go build inside the folder writes a binary named after it.
-		return name != step.Name && name != step.Name+".exe", nil
-	})
-	if err != nil {
-		return "", err
-	}
+	err := walk(step.Dir, []string{"hints"}, func(name string) bool { return name != step.Name && name != step.Name+".exe" })
 	for _, name := range []string{"go.mod", "go.sum"} {
-		if err := add(filepath.Join(root, name)); err != nil && !os.IsNotExist(err) {
-			return "", err
-		}
-	}
-	internal := filepath.Join(root, "internal")
-	err = walk(internal, func(path string, d fs.DirEntry) (bool, error) {
-		if d.IsDir() {
-			if name := d.Name(); name == "workshop" || name == "load" || name == "testdata" {
-				return false, filepath.SkipDir
+		if err == nil {
+			if err = add(filepath.Join(root, name)); os.IsNotExist(err) {
+				err = nil
 			}
-			return true, nil
 		}
-		return strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go"), nil
-	})
-	if err != nil {
-		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil))[:32], nil
+	if err == nil {
+		err = walk(filepath.Join(root, "internal"), []string{"workshop", "load", "testdata"}, func(name string) bool {
+			return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+		})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], err
 }
-
 // Statuses returns where the learner stands in every step: from the cache
 // when nothing changed, otherwise from one `go test -json` run over every
 // step that changed. A step whose tasks all pass is vetted too (go vet,
