@@ -129,7 +129,6 @@ func TestStepHash(t *testing.T) {
 func TestRunProblem(t *testing.T) {
 	assert.Empty(t, RunProblem(ptr(ParseTestJSON(stringsReader(failingRun))), ""), "failing tests are no problem of the run")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(buildFailure))), ""), "does not build", "a build failure")
-	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(vetFailure))), ""), "is not go vet clean", "a vet failure")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(timedOutRun))), ""), "the tests hung in TestA", "a hang")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(panickingRun))), ""), "the tests crashed in TestA", "a panic")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(""))), "go: no go.mod"), "go: no go.mod", "go's own complaint")

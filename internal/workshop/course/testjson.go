@@ -205,19 +205,6 @@ func stepCode(l, dir string) bool {
 	return ok && strings.Contains(file, "/"+dir+"/") && !strings.HasSuffix(file, "_test")
 }
 
-// FailureReport quotes the output of the tests that failed (the innermost
-// ones, which carry the assertion messages), up to max lines.
-func FailureReport(r TestRun, max int) string {
-	var lines []string
-	for _, name := range r.Failed {
-		lines = append(lines, r.ByTest[name]...)
-	}
-	if len(lines) == 0 {
-		lines = r.Output
-	}
-	return tail(lines, max)
-}
-
 func tail(lines []string, n int) string {
 	if len(lines) > n {
 		lines = append([]string{fmt.Sprintf("[… %d lines before]", len(lines)-n)}, lines[len(lines)-n:]...)
@@ -241,6 +228,9 @@ func SolutionProblem(run TestRun) string {
 	case len(run.Failed) == 0:
 		return fmt.Sprintf("the tests did not pass (result %q):\n%s", run.Result, indent(tail(run.Output, 40)))
 	}
-	return fmt.Sprintf("%d tests and subtests fail (%s):\n%s",
-		len(run.Failed), strings.Join(run.Failed, ", "), indent(FailureReport(run, 40)))
+	var lines []string // the innermost failures' output: their assertions
+	for _, name := range run.Failed {
+		lines = append(lines, run.ByTest[name]...)
+	}
+	return fmt.Sprintf("%d tests and subtests fail (%s):\n%s", len(run.Failed), strings.Join(run.Failed, ", "), indent(tail(lines, 40)))
 }
