@@ -69,8 +69,8 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 	}
 	if st.TasksDone() && st.Vet != "" {
 		fmt.Fprintf(w, "Next: %s — every task's tests pass, but go vet does not: it finds bugs the tests may not\n", step.Name)
-		fmt.Fprintf(w, "catch (a lost cancel, a copied lock). What it says:\n\n%s\n\n", indentText(limitLines(st.Vet, 12), "  "))
-		fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
+		fmt.Fprintf(w, "catch (a lost cancel, a copied lock). ")
+		vetSays(w, step, st.Vet)
 		return
 	}
 	for _, res := range st.Tasks {
