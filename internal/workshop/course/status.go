@@ -98,6 +98,7 @@ func StepHash(root string, step Step) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32], err
 }
+
 // Statuses returns where the learner stands in every step: from the cache
 // when nothing changed, otherwise from one `go test -json` run over every
 // step that changed. A step whose tasks all pass is vetted too (go vet,
