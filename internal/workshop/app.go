@@ -76,17 +76,13 @@ func (a *app) usageError(format string, args ...any) int {
 	return exitUsage
 }
 
-func (a *app) statuses(ctx context.Context) ([]*course.StepStatus, error) {
-	return course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
-}
-
 // current returns the step the learner is working in, and its status: the
 // step folder the runner was started in if that step is not finished; else,
 // of the steps not finished, the one whose files (hints/ aside) they changed
 // last compared to the starter; else the first step not finished; else the
 // last step.
 func (a *app) current(ctx context.Context) (course.Step, *course.StepStatus, error) {
-	sts, err := a.statuses(ctx)
+	sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
 	if err != nil {
 		return course.Step{}, nil, err
 	}
@@ -122,13 +118,10 @@ func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
 // module is refused.
 func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 	step, err := a.findStep(ctx, arg)
-	if err != nil {
-		return course.Step{}, err
+	if err == nil {
+		_, err = step.Resolve(a.root)
 	}
-	if _, err := step.Resolve(a.root); err != nil {
-		return course.Step{}, err
-	}
-	return step, nil
+	return step, err
 }
 
 func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
