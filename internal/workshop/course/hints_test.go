@@ -28,7 +28,7 @@ func TestHintProblems(t *testing.T) {
 	write("hints/task-1.md", "A hint.\n---\nAnother.\n")
 	write("hints/task-2.md", "\n---\n")
 	write("hints/task-9.md", "For no task.\n")
-	tasks := []Task{{N: 1}, {N: 2}, {N: 3}}
+	tasks := []Task{{N: 1, Hints: "hints/task-1.md"}, {N: 2, Hints: "hints/task-2.md"}, {N: 3, Hints: "hints/task-3.md"}}
 	assert.Equal(t, []string{
 		"hints/task-2.md holds no hint",
 		"task 3 has no hints file hints/task-3.md: write one or more hints, gentlest first, separated by a line that holds only ---",
