@@ -48,12 +48,12 @@ type verdict struct {
 }
 
 func (a *app) fullRun(ctx context.Context, step course.Step) (*verdict, error) {
-	st, vetOut, raceNote, err := course.CheckStep(ctx, a.g, a.root, step, a.cache())
+	st, raceNote, err := course.CheckStep(ctx, a.g, a.root, step, a.cache())
 	if err != nil {
 		return nil, err
 	}
 	tasks, _ := step.ReadTasks()
-	return &verdict{step: step, tasks: tasks, st: st, vetOut: a.fromWD(vetOut), raceNote: raceNote}, nil
+	return &verdict{step: step, tasks: tasks, st: st, vetOut: a.fromWD(st.Vet), raceNote: raceNote}, nil
 }
 
 // fromWD rewrites the file paths that begin go vet's lines (relative to the

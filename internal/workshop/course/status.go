@@ -272,28 +272,25 @@ func nonEmpty(lines []string) []string {
 	return slices.DeleteFunc(lines, func(s string) bool { return strings.TrimSpace(s) == "" || strings.HasPrefix(s, "# ") })
 }
 
-// CheckStep runs a step the strict way: go vet with every analyzer, then its tests
-// with the race detector where it is available. vetOut is vet's complaint,
-// if any: when it is that the step does not compile (VetCompileError), the
-// tests do not run; a finding of vet's does not stop them, so that the
-// status shows which tasks pass beside it (st.Vet holds it too). raceNote
-// says why -race was left out.
-func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (st *StepStatus, vetOut, raceNote string, err error) {
+// CheckStep runs a step the strict way: go vet with every analyzer, then its
+// tests with the race detector where it is available (raceNote says why
+// not). st.Vet is vet's complaint, if any: when it is that the step does not
+// compile (VetCompileError), the tests do not run; a finding of vet's does
+// not stop them, so that the status shows which tasks pass beside it.
+func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (st *StepStatus, raceNote string, err error) {
 	g.Dir = root
 	hash, err := StepHash(root, step)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", err
 	}
-	st = &StepStatus{Step: step.Name, Hash: hash}
 	// check always runs vet itself (a cached verdict could be from a go vet
 	// run before a change to a file the hash does not cover), and keeps its
 	// verdict for the overview.
 	v, err := runVet(ctx, g, root, step, hash, cache)
+	st = &StepStatus{Step: step.Name, Hash: hash, Vet: v.Output}
 	if err != nil || VetCompileError(v.Output) {
-		st.Vet = v.Output
-		return st, v.Output, "", err
+		return st, "", err
 	}
-	st.Vet = v.Output
 	args := []string{"-count=1", "-vet=off", "-timeout", "120s", "-race", "./" + step.Name}
 	runs, stderr := g.TestJSON(ctx, args...)
 	if strings.Contains(stderr, "-race requires cgo") || strings.Contains(stderr, "-race is not supported") {
@@ -302,11 +299,11 @@ func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (
 	}
 	run, err := stepRun(ctx, root, step, runs)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", err
 	}
 	judge(st, step, run, stderr)
 	cache.Store(st)
-	return st, v.Output, raceNote, nil
+	return st, raceNote, nil
 }
 
 // QuickTask runs the tests of one task of a step (go test -run its pattern,
