@@ -245,15 +245,11 @@ func splitFlags(args []string, bools []string, values []string) (flags map[strin
 	return flags, pos, nil
 }
 
-var (
-	detailsBlock = regexp.MustCompile(`(?s)<details>.*?</details>\n?`)
-	stuckLine    = regexp.MustCompile(`(?m)^Stuck\?.*\n?`)
-)
+var stuckLine = regexp.MustCompile(`(?m)^Stuck\?.*\n?`)
 
 // taskText is a task's README section as a terminal should show it: no
-// hints, no "Stuck?" line (the runner says how to ask), no trailing blanks.
+// "Stuck?" line (the runner says how to ask), no trailing blanks. (It holds
+// no hints: the integrity check refuses a <details> block.)
 func taskText(tk course.Task) string {
-	s := detailsBlock.ReplaceAllString(tk.Section, "")
-	s = stuckLine.ReplaceAllString(s, "")
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(stuckLine.ReplaceAllString(tk.Section, ""))
 }
