@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -75,17 +76,13 @@ func (a *app) usageError(format string, args ...any) int {
 	return exitUsage
 }
 
-func (a *app) statuses(ctx context.Context) ([]*course.StepStatus, error) {
-	return course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
-}
-
 // current returns the step the learner is working in, and its status: the
 // step folder the runner was started in if that step is not finished; else,
 // of the steps not finished, the one whose files (hints/ aside) they changed
 // last compared to the starter; else the first step not finished; else the
 // last step.
 func (a *app) current(ctx context.Context) (course.Step, *course.StepStatus, error) {
-	sts, err := a.statuses(ctx)
+	sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
 	if err != nil {
 		return course.Step{}, nil, err
 	}
@@ -121,13 +118,10 @@ func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
 // module is refused.
 func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 	step, err := a.findStep(ctx, arg)
-	if err != nil {
-		return course.Step{}, err
+	if err == nil {
+		_, err = step.Resolve(a.root)
 	}
-	if _, err := step.Resolve(a.root); err != nil {
-		return course.Step{}, err
-	}
-	return step, nil
+	return step, err
 }
 
 func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
@@ -233,9 +227,9 @@ func splitFlags(args []string, bools []string, values []string) (flags map[strin
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 		switch {
-		case contains(bools, name) && !hasVal:
+		case slices.Contains(bools, name) && !hasVal:
 			flags[name] = "true"
-		case contains(values, name):
+		case slices.Contains(values, name):
 			if !hasVal {
 				if i+1 >= len(args) {
 					return nil, nil, fmt.Errorf("%w: -%s needs a value", errUsage, name)
@@ -251,24 +245,11 @@ func splitFlags(args []string, bools []string, values []string) (flags map[strin
 	return flags, pos, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-var (
-	detailsBlock = regexp.MustCompile(`(?s)<details>.*?</details>\n?`)
-	stuckLine    = regexp.MustCompile(`(?m)^Stuck\?.*\n?`)
-)
+var stuckLine = regexp.MustCompile(`(?m)^Stuck\?.*\n?`)
 
 // taskText is a task's README section as a terminal should show it: no
-// hints, no "Stuck?" line (the runner says how to ask), no trailing blanks.
+// "Stuck?" line (the runner says how to ask), no trailing blanks. (It holds
+// no hints: the integrity check refuses a <details> block.)
 func taskText(tk course.Task) string {
-	s := detailsBlock.ReplaceAllString(tk.Section, "")
-	s = stuckLine.ReplaceAllString(s, "")
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(stuckLine.ReplaceAllString(tk.Section, ""))
 }

@@ -15,17 +15,10 @@ import (
 // check runs go vet and the step's tests with -race, and shows the first
 // failure.
 func (a *app) check(ctx context.Context, args []string) int {
-	if len(args) > 1 {
-		return a.usageError("check takes one step at most: go tool workshop check [STEP]")
+	if len(args) > 1 || len(args) == 1 && strings.HasPrefix(args[0], "-") {
+		return a.usageError("usage: go tool workshop check [STEP] (it runs go vet, then go test -race where it can, by itself)")
 	}
-	if len(args) == 1 && strings.HasPrefix(args[0], "-") {
-		return a.usageError("check takes no flags (it runs go vet, then go test -race where it can, by itself): go tool workshop check [STEP]")
-	}
-	arg := ""
-	if len(args) == 1 {
-		arg = args[0]
-	}
-	step, err := a.stepArg(ctx, arg)
+	step, err := a.stepArg(ctx, append(args, "")[0])
 	if err != nil {
 		return a.usageError("%v", err)
 	}
@@ -55,12 +48,12 @@ type verdict struct {
 }
 
 func (a *app) fullRun(ctx context.Context, step course.Step) (*verdict, error) {
-	st, vetOut, raceNote, err := course.CheckStep(ctx, a.g, a.root, step, a.cache())
+	st, raceNote, err := course.CheckStep(ctx, a.g, a.root, step, a.cache())
 	if err != nil {
 		return nil, err
 	}
 	tasks, _ := step.ReadTasks()
-	return &verdict{step: step, tasks: tasks, st: st, vetOut: a.fromWD(vetOut), raceNote: raceNote}, nil
+	return &verdict{step: step, tasks: tasks, st: st, vetOut: a.fromWD(st.Vet), raceNote: raceNote}, nil
 }
 
 // fromWD rewrites the file paths that begin go vet's lines (relative to the

@@ -26,14 +26,14 @@ var fixtureFiles = map[string]string{
 	"course.yaml": "steps:\n" +
 		"  - dir: 01-solved\n    title: \"01 — Adding\"\n    tasks:\n" +
 		"      - {task: 1, title: 'Add two numbers', files: [], run: 'TestAdd', hints: hints/task-1.md}\n" +
-		"      - {task: 2, title: 'Subtract', files: [], run: 'TestSub/five minus three', hints: hints/task-2.md}\n" +
+		"      - {task: 2, title: 'Subtract', files: [], run: 'TestSub', hints: hints/task-2.md}\n" +
 		"  - dir: 02-unsolved\n    title: \"02 — Doubling\"\n    tasks:\n" +
 		"      - {task: 1, title: 'Double a number', files: [double.go], run: 'TestDouble', hints: hints/task-1.md}\n",
 
 	"01-solved/README.md": "# 01 — Adding\n\n## Tasks\n\n" +
 		"### Task 1: Add two numbers\n\nMake `Add` add.\n\n```\ngo test -run 'TestAdd' .\n```\n\n" +
 		"Stuck? `go tool workshop hint 01 1`\n\n" +
-		"### Task 2: Subtract\n\nMake `Sub` subtract.\n\n```\ngo test -run 'TestSub/five minus three' .\n```\n\n" +
+		"### Task 2: Subtract\n\nMake `Sub` subtract.\n\n```\ngo test -run 'TestSub' .\n```\n\n" +
 		"Stuck? `go tool workshop hint 01 2`\n\n## What you learned\n\nArithmetic.\n",
 	"01-solved/calc.go":                "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n",
 	"01-solved/calc_test.go":           calcTest,

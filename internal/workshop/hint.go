@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -14,39 +15,39 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	if err != nil || len(pos) > 2 {
 		return a.usageError("usage: go tool workshop hint [STEP] [TASK] [-all]")
 	}
-	stepArg := ""
-	if len(pos) > 0 {
-		stepArg = pos[0]
-	}
-	step, err := a.stepArg(ctx, stepArg)
+	step, err := a.stepArg(ctx, append(pos, "")[0])
 	if err != nil {
 		return a.usageError("%v", err)
 	}
 	tasks, err := step.ReadTasks()
+	if err == nil && len(tasks) == 0 {
+		err = fmt.Errorf("no tasks in %s", course.ManifestFile)
+	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: %s: %v\n", step.Name, err)
 		return exitRed
 	}
 	var task *course.Task
 	if len(pos) == 2 {
-		n, err := strconv.Atoi(pos[1])
-		for i := range tasks {
-			if err == nil && tasks[i].N == n {
-				task = &tasks[i]
-			}
-		}
-		if task == nil {
+		n, _ := strconv.Atoi(pos[1])
+		if task = taskN(tasks, n); task == nil {
 			return a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, pos[1], len(tasks))
 		}
 	} else {
-		var st *course.StepStatus
-		task, st, err = a.nextTask(ctx, step, tasks)
+		sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "workshop: %v\n", err)
 			return exitRed
 		}
-		if task == nil { // every task passes: no task's hint is the answer
-			return a.allTasksPass(step, st, len(tasks))
+		if sts[0].TasksDone() { // no task's hint is the answer
+			return a.allTasksPass(step, sts[0], len(tasks))
+		}
+		task = &tasks[0] // the first task not done; the first when the tests did not run to the end
+		for _, res := range sts[0].Tasks {
+			if t := taskN(tasks, res.N); !res.Done && t != nil {
+				task = t
+				break
+			}
 		}
 	}
 	hints, err := step.ReadHints(*task)
@@ -56,10 +57,9 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		return exitRed
 	}
 	w := a.stdout
-	header := fmt.Sprintf("%s, task %d: %s", step.Name, task.N, task.Title)
 	if flags["all"] != "" {
-		for i, h := range hints {
-			fmt.Fprintf(w, "%s — hint %d of %d\n\n%s\n\n", header, i+1, len(hints), indentText(h, "  "))
+		for i := range hints {
+			fmt.Fprint(w, hintText(step, *task, hints, i))
 		}
 		fmt.Fprintf(w, "The finished code is in solutions/%s, with comments on why.\n", step.Name)
 		return exitOK
@@ -68,13 +68,23 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	fmt.Fprint(w, text)
 	if i+1 < len(hints) {
 		fmt.Fprintf(w, "Still stuck? Ask again for the next one: %s\n", course.HintCommand(step, task.N))
-	} else {
-		fmt.Fprintf(w, "That was the last hint; the finished code is in solutions/%s, with comments on why.\n", step.Name)
-		if len(hints) > 1 {
-			fmt.Fprintf(w, "Every hint again: %s -all\n", course.HintCommand(step, task.N))
-		}
+		return exitOK
+	}
+	fmt.Fprintf(w, "That was the last hint; the finished code is in solutions/%s, with comments on why.\n", step.Name)
+	if len(hints) > 1 {
+		fmt.Fprintf(w, "Every hint again: %s -all\n", course.HintCommand(step, task.N))
 	}
 	return exitOK
+}
+
+// taskN is the task numbered n, or nil.
+func taskN(tasks []course.Task, n int) *course.Task {
+	for i := range tasks {
+		if tasks[i].N == n {
+			return &tasks[i]
+		}
+	}
+	return nil
 }
 
 // nextHint returns the index of a task's next hint and its text with its
@@ -88,34 +98,11 @@ func (a *app) nextHint(step course.Step, task course.Task, hints []string) (int,
 	if err := state.Save(); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: the hints shown are not remembered (%v)\n", err)
 	}
-	header := fmt.Sprintf("%s, task %d: %s", step.Name, task.N, task.Title)
-	return i, fmt.Sprintf("%s — hint %d of %d\n\n%s\n\n", header, i+1, len(hints), indentText(hints[i], "  "))
+	return i, hintText(step, task, hints, i)
 }
 
-// nextTask is the step's first task not done, with the step's status; nil
-// when every task passes.
-func (a *app) nextTask(ctx context.Context, step course.Step, tasks []course.Task) (*course.Task, *course.StepStatus, error) {
-	if len(tasks) == 0 {
-		return nil, nil, fmt.Errorf("%s has no tasks in %s", step.Name, course.ManifestFile)
-	}
-	sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
-	if err != nil {
-		return nil, nil, err
-	}
-	st := sts[0]
-	if st.TasksDone() {
-		return nil, st, nil
-	}
-	for _, res := range st.Tasks {
-		if !res.Done {
-			for i := range tasks {
-				if tasks[i].N == res.N {
-					return &tasks[i], st, nil
-				}
-			}
-		}
-	}
-	return &tasks[0], st, nil // the tests did not run to the end: start at the start
+func hintText(step course.Step, task course.Task, hints []string, i int) string {
+	return fmt.Sprintf("%s, task %d: %s — hint %d of %d\n\n%s\n\n", step.Name, task.N, task.Title, i+1, len(hints), indentText(hints[i], "  "))
 }
 
 // allTasksPass answers a hint asked for a step whose tasks all pass: what is
@@ -124,12 +111,17 @@ func (a *app) allTasksPass(step course.Step, st *course.StepStatus, n int) int {
 	w := a.stdout
 	if st.Vet != "" {
 		fmt.Fprintf(w, "%s: every task's tests pass, but go vet does not — and no task's hint is about that.\n", step.Name)
-		fmt.Fprintf(w, "What it says:\n\n%s\n\n", indentText(limitLines(st.Vet, 12), "  "))
-		fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
-		fmt.Fprintf(w, "For a task's hints anyway: go tool workshop hint %02d N (N from 1 to %d)\n", step.Num, n)
-		return exitOK
+		vetSays(w, step, st.Vet)
+	} else {
+		fmt.Fprintf(w, "%s is done: every task passes and go vet is clean. Nothing to hint at.\n", step.Name)
 	}
-	fmt.Fprintf(w, "%s is done: every task passes and go vet is clean. Nothing to hint at.\n", step.Name)
 	fmt.Fprintf(w, "For a task's hints anyway: go tool workshop hint %02d N (N from 1 to %d)\n", step.Num, n)
 	return exitOK
+}
+
+// vetSays shows go vet's finding in a step whose tasks pass, and how to check
+// the fix.
+func vetSays(w io.Writer, step course.Step, vet string) {
+	fmt.Fprintf(w, "What it says:\n\n%s\n\n", indentText(limitLines(vet, 12), "  "))
+	fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
 }

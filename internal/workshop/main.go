@@ -1,23 +1,6 @@
-// Command workshop is the workshop's runner: where am I, what next, hints on
-// request, checks with vet and the race detector, the instructor's verify,
-// and the load-test lab. Run it from anywhere in the repository:
-//
-//	go tool workshop               # every step and task, ✓ or ✗, and the next task
-//	go tool workshop check [STEP]  # go vet, then the step's tests with -race; the first failure
-//	go tool workshop watch [STEP]  # check again each time a file of the step changes
-//	go tool workshop hint [STEP] [TASK] [-all]  # one more hint each time
-//	go tool workshop reset [-y] [-from REF] STEP  # the step's starter files back, from git
-//	go tool workshop mistakes [STEP] [TASK]  # a green task's wrong answers, and what its tests say to each
-//	go tool workshop verify [-short | -mistakes-only [STEP…]]  # the integrity check, every solution's tests, the mistake catalogs
-//	go tool workshop load          # the load-test lab
-//
-// A step is named by its number (05, 5), its folder (05-menu-v3) or a path
-// to that folder (., ../05-menu-v3); without one, the step folder you are
-// in, else the step you are working in: of the steps not done, the one
-// whose files you changed last (hints/ aside), else the first not done. A
-// step is done when every task's tests pass and go vet is clean. Exit codes:
-// 0 green (a reset you decline included), 1 red, 2 a usage error (reset with
-// no answer on stdin among them: -y for scripts); load's are the lab's (load.Main).
+// Command workshop is the workshop's runner (go tool workshop): where am I,
+// what next, hints, checks with vet and the race detector, the instructor's
+// verify. Its commands are in usage below; README.md is the reference.
 package main
 
 import (
@@ -31,8 +14,8 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/launch"
 )
 
-// main leaves signals to each command: load passes SIGTERM and SIGHUP
-// on to the lab (launch.Lab), the others on Ctrl-C (appCommand).
+// main leaves signals to each command: load's to the lab (launch.Lab), the
+// others' Ctrl-C to appCommand.
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }

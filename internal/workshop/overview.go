@@ -8,22 +8,12 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
-// firstRunNote is said before a first run. Its figure is the README's
-// quick start's (a cold first run on a quiet 2-core machine); on a machine
-// shared by many builds it took far longer (the floor, go test -run '^$' of
-// every step with GOCACHE=$(mktemp -d), 970 s at a load average of ~50).
-const firstRunNote = "first run: go test builds every step's tests, which compiles the standard library's HTTP stack once " +
-	"(about a minute on a 2-core machine with an empty build cache); later runs take seconds"
-
 // overview shows every step and task, ✓ or ✗, and then the next task.
 func (a *app) overview(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		return a.usageError("go tool workshop takes no arguments (did you mean go tool workshop check %s?)", args[0])
 	}
 	w := a.stdout
-	if course.FirstRun(a.root, a.steps, a.cache()) {
-		a.progress(firstRunNote)
-	}
 	fmt.Fprintln(w, "Ice Cream Corp: cancellation in Go — where you are")
 	fmt.Fprintln(w)
 	done, total := 0, 0
@@ -79,8 +69,8 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 	}
 	if st.TasksDone() && st.Vet != "" {
 		fmt.Fprintf(w, "Next: %s — every task's tests pass, but go vet does not: it finds bugs the tests may not\n", step.Name)
-		fmt.Fprintf(w, "catch (a lost cancel, a copied lock). What it says:\n\n%s\n\n", indentText(limitLines(st.Vet, 12), "  "))
-		fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
+		fmt.Fprintf(w, "catch (a lost cancel, a copied lock). ")
+		vetSays(w, step, st.Vet)
 		return
 	}
 	for _, res := range st.Tasks {

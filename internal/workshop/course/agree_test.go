@@ -53,6 +53,9 @@ func TestParseManifest(t *testing.T) {
 		"course.yaml: 01-x task 2: run 'Test(' is not a valid pattern: error parsing regexp: missing closing ): `Test(`",
 		`course.yaml: 01-x task 2: file "a_test.go" is not a starter .go file of the step's folder`,
 	}, bad.Problems(), "Problems")
+	sub, err := ParseManifest([]byte("steps:\n  - dir: 01-x\n    title: X\n    tasks:\n      - task: 1\n        title: a\n        run: 'TestA/b'\n        hints: h.md\n"))
+	require.NoError(t, err, "ParseManifest of a run that names subtests")
+	assert.Equal(t, []string{"course.yaml: 01-x task 1: run 'TestA/b' names subtests: a task's run selects top-level tests"}, sub.Problems(), "a subtest pattern")
 }
 
 func TestReadmeProblems(t *testing.T) {

@@ -50,7 +50,7 @@ func TestCrashTask(t *testing.T) {
 	assert.Contains(t, RaceReport(&race), "work.go:23", "and holds the stacks")
 	assert.Equal(t, 0, RaceTask(&boom, "03-crash", tasks), "no race report: no task")
 	assert.Equal(t, 2, blame([]string{"\tC:/Users/ada/work/03-crash/work.go:17 +0x3f"}, "03-crash", own, ""), "a Windows path in a stack")
-	res := TaskResults(t.Context(), Go{}, "./03-crash", tasks[:2], &race)
+	res := TaskResults(tasks[:2], &race)
 	assert.False(t, res[1].Done, "the race fails the task whose run selects its test")
 	assert.Contains(t, res[1].Failed, "TestRace", "and names the test")
 	deadlock := readRun(t, "deadlock")

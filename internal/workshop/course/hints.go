@@ -7,25 +7,13 @@ import (
 	"strings"
 )
 
-// HintsFile is where a task's hints live, relative to its step's folder.
-func HintsFile(task int) string {
-	return filepath.Join("hints", fmt.Sprintf("task-%d.md", task))
-}
-
 // ReadHints reads a task's hints (the manifest's hints file), gentlest first.
 func (s Step) ReadHints(tk Task) ([]string, error) {
-	src, err := os.ReadFile(filepath.Join(s.Dir, tk.hintsFile()))
+	src, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(tk.Hints)))
 	if err != nil {
 		return nil, err
 	}
 	return SplitHints(string(src)), nil
-}
-
-func (tk Task) hintsFile() string {
-	if tk.Hints != "" {
-		return filepath.FromSlash(tk.Hints)
-	}
-	return HintsFile(tk.N)
 }
 
 // SplitHints splits a hints file into its hints: they are separated by a line
@@ -62,7 +50,7 @@ func HintProblems(s Step, tasks []Task) []string {
 	var problems []string
 	have := map[string]bool{}
 	for _, tk := range tasks {
-		name := tk.hintsFile()
+		name := filepath.FromSlash(tk.Hints)
 		have[filepath.Base(name)] = true
 		hints, err := s.ReadHints(tk)
 		switch {

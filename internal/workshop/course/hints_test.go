@@ -28,7 +28,7 @@ func TestHintProblems(t *testing.T) {
 	write("hints/task-1.md", "A hint.\n---\nAnother.\n")
 	write("hints/task-2.md", "\n---\n")
 	write("hints/task-9.md", "For no task.\n")
-	tasks := []Task{{N: 1}, {N: 2}, {N: 3}}
+	tasks := []Task{{N: 1, Hints: "hints/task-1.md"}, {N: 2, Hints: "hints/task-2.md"}, {N: 3, Hints: "hints/task-3.md"}}
 	assert.Equal(t, []string{
 		"hints/task-2.md holds no hint",
 		"task 3 has no hints file hints/task-3.md: write one or more hints, gentlest first, separated by a line that holds only ---",
@@ -129,7 +129,6 @@ func TestStepHash(t *testing.T) {
 func TestRunProblem(t *testing.T) {
 	assert.Empty(t, RunProblem(ptr(ParseTestJSON(stringsReader(failingRun))), ""), "failing tests are no problem of the run")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(buildFailure))), ""), "does not build", "a build failure")
-	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(vetFailure))), ""), "is not go vet clean", "a vet failure")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(timedOutRun))), ""), "the tests hung in TestA", "a hang")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(panickingRun))), ""), "the tests crashed in TestA", "a panic")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(""))), "go: no go.mod"), "go: no go.mod", "go's own complaint")

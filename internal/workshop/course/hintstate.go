@@ -10,15 +10,14 @@ import (
 )
 
 // HintState remembers how many hints of each task a learner has seen, in a
-// file of the runner's cache folder.
+// file of the runner's state folder.
 type HintState struct {
 	File  string         // "" remembers nothing
 	Shown map[string]int // "05-menu-v3/1": hints shown
 }
 
 // LoadHintState reads the state kept in dir. A missing file is a fresh
-// start; so is one it cannot read (not JSON, a count below zero), and the
-// error says why.
+// start; so is one it cannot read, and the error says why.
 func LoadHintState(dir string) (*HintState, error) {
 	st := &HintState{Shown: map[string]int{}}
 	if dir == "" {
@@ -29,32 +28,24 @@ func LoadHintState(dir string) (*HintState, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
 	}
-	var shown map[string]int
 	if err == nil {
-		err = json.Unmarshal(data, &shown)
+		err = json.Unmarshal(data, &st.Shown)
 	}
-	for k, n := range shown {
-		if err == nil && n < 0 {
-			err = fmt.Errorf("%q: %d hints shown", k, n)
-		}
+	if err != nil || st.Shown == nil { // a file of "null" too
+		st.Shown = map[string]int{}
 	}
 	if err != nil {
 		return st, fmt.Errorf("%s: %w", st.File, err)
 	}
-	if shown != nil {
-		st.Shown = shown
-	}
 	return st, nil
 }
-
-func hintKey(step string, task int) string { return fmt.Sprintf("%s/%d", step, task) }
 
 // Next returns the index of the hint to show for a task (0 for the first) out
 // of n, and records it as shown. Once every hint has been shown, it returns
 // the last again.
 func (s *HintState) Next(step string, task, n int) int {
-	k := hintKey(step, task)
-	i := min(s.Shown[k], n-1)
+	k := fmt.Sprintf("%s/%d", step, task)
+	i := max(0, min(s.Shown[k], n-1))
 	s.Shown[k] = i + 1
 	return i
 }
@@ -65,11 +56,11 @@ func (s *HintState) Save() error {
 		return nil
 	}
 	data, err := json.MarshalIndent(s.Shown, "", "  ")
-	if err != nil {
-		return err
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(s.File), 0o755)
 	}
-	if err := os.MkdirAll(filepath.Dir(s.File), 0o755); err != nil {
-		return err
+	if err == nil {
+		err = os.WriteFile(s.File, data, 0o644)
 	}
-	return os.WriteFile(s.File, data, 0o644)
+	return err
 }

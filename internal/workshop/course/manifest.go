@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -116,18 +115,15 @@ func (m *Manifest) Problems() []string {
 			if t.Title == "" || t.Run == "" || t.Hints == "" {
 				problems = append(problems, where+": title, run and hints are all required")
 			}
-			for _, part := range strings.Split(t.Run, "/") {
-				if _, err := regexp.Compile(part); err != nil {
-					problems = append(problems, fmt.Sprintf("%s: run '%s' is not a valid pattern: %v", where, t.Run, err))
-				}
+			if _, err := regexp.Compile(t.Run); err != nil {
+				problems = append(problems, fmt.Sprintf("%s: run '%s' is not a valid pattern: %v", where, t.Run, err))
+			} else if strings.Contains(t.Run, "/") {
+				problems = append(problems, fmt.Sprintf("%s: run '%s' names subtests: a task's run selects top-level tests", where, t.Run))
 			}
 			for _, f := range t.Files {
 				if !filepath.IsLocal(f) || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
 					problems = append(problems, fmt.Sprintf("%s: file %q is not a starter .go file of the step's folder", where, f))
 				}
-			}
-			if slices.Contains(t.Files, "") {
-				problems = append(problems, where+": an empty file name")
 			}
 		}
 	}
@@ -138,23 +134,15 @@ func (m *Manifest) Problems() []string {
 // README section (Section and Line) when the README has a "### Task N".
 func ManifestTasks(ms *ManifestStep, readme string) []Task {
 	sections := map[int]Task{}
-	if readme != "" {
-		if rt, err := ReadmeTasks(readme); err == nil {
-			for _, t := range rt {
-				if _, dup := sections[t.N]; !dup {
-					sections[t.N] = t
-				}
-			}
-		}
+	rt, _ := ReadmeTasks(readme) // ReadmeProblems says what is wrong with it
+	for _, t := range rt {
+		sections[t.N] = t
 	}
 	var tasks []Task
 	for _, mt := range ms.Tasks {
-		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints,
-			Patterns: []string{mt.Run}, Commands: []string{mt.Command()}}
-		if s, ok := sections[mt.Task]; ok {
-			tk.Line, tk.Section = s.Line, s.Section
-		}
-		tasks = append(tasks, tk)
+		s := sections[mt.Task] // none: no Line, no Section
+		tasks = append(tasks, Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints,
+			Patterns: []string{mt.Run}, Commands: []string{mt.Command()}, Line: s.Line, Section: s.Section})
 	}
 	return tasks
 }

@@ -2,7 +2,6 @@ package course
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -19,12 +18,8 @@ const LocalStateDir = ".workshop"
 // root: inside git's common folder (`git rev-parse --git-common-dir`), which
 // every worktree of the clone shares, or, outside git, root/.workshop.
 func StateDir(ctx context.Context, root string) string {
-	if _, err := exec.LookPath("git"); err == nil {
-		if out, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir"); err == nil {
-			if dir := strings.TrimSpace(out); dir != "" {
-				return filepath.Join(dir, StateDirName)
-			}
-		}
+	if out, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir"); err == nil && strings.TrimSpace(out) != "" {
+		return filepath.Join(strings.TrimSpace(out), StateDirName)
 	}
 	return filepath.Join(root, LocalStateDir)
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,95 +55,152 @@ func (s *StepStatus) Finished() bool {
 }
 
 // StepHash hashes everything a step's test results depend on: the Go
-// version, the step's files (its hints excepted), the module's go.mod and
-// go.sum, and the shared code under internal/ that tests import.
+// version, the step's files (its hints and dot folders excepted, and the
+// binary go build leaves there), the module's go.mod and go.sum, and the
+// non-test Go files under internal/ (the test kit; the runner and the lab
+// aside).
 func StepHash(root string, step Step) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", runtime.Version(), step.Name)
 	add := func(path string) error {
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
-		_, err = io.Copy(h, f)
-		h.Write([]byte{0})
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(root, path)
+		fmt.Fprintf(h, "%s\x00%d\x00%s", filepath.ToSlash(rel), len(data), data)
 		return err
 	}
-	walk := func(dir string, keep func(path string, d fs.DirEntry) (bool, error)) error {
+	walk := func(dir string, skip []string, keep func(name string) bool) error {
 		return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if os.IsNotExist(err) && path == dir {
-					return filepath.SkipDir
-				}
+			switch {
+			case err != nil && path == dir && os.IsNotExist(err):
+				return filepath.SkipDir
+			case err != nil:
 				return err
-			}
-			ok, err := keep(path, d)
-			if err != nil || !ok || d.IsDir() {
-				return err
+			case d.IsDir() && path != dir && (slices.Contains(skip, d.Name()) || strings.HasPrefix(d.Name(), ".")):
+				return filepath.SkipDir
+			case d.IsDir() || !keep(d.Name()):
+				return nil
 			}
 			return add(path)
 		})
 	}
-	err := walk(step.Dir, func(path string, d fs.DirEntry) (bool, error) {
-		name := d.Name()
-		if d.IsDir() {
-			if path != step.Dir && (name == "hints" || strings.HasPrefix(name, ".")) {
-				return false, filepath.SkipDir
-			}
-			return true, nil
-		}
-		// go build inside the folder writes a binary named after it.
-		return name != step.Name && name != step.Name+".exe", nil
-	})
-	if err != nil {
-		return "", err
-	}
+	err := walk(step.Dir, []string{"hints"}, func(name string) bool { return name != step.Name && name != step.Name+".exe" })
 	for _, name := range []string{"go.mod", "go.sum"} {
-		if err := add(filepath.Join(root, name)); err != nil && !os.IsNotExist(err) {
-			return "", err
-		}
-	}
-	internal := filepath.Join(root, "internal")
-	err = walk(internal, func(path string, d fs.DirEntry) (bool, error) {
-		if d.IsDir() {
-			if name := d.Name(); name == "workshop" || name == "load" || name == "testdata" {
-				return false, filepath.SkipDir
+		if err == nil {
+			if err = add(filepath.Join(root, name)); os.IsNotExist(err) {
+				err = nil
 			}
-			return true, nil
 		}
-		return strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go"), nil
-	})
-	if err != nil {
-		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil))[:32], nil
+	if err == nil {
+		err = walk(filepath.Join(root, "internal"), []string{"workshop", "load", "testdata"}, func(name string) bool {
+			return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+		})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], err
 }
 
 // Statuses returns where the learner stands in every step: from the cache
 // when nothing changed, otherwise from one `go test -json` run over every
 // step that changed. A step whose tasks all pass is vetted too (go vet,
-// cached by the same hash): it is finished only when vet is clean. See
-// StatusesEach (stream.go) to hear of each step as soon as it is known.
+// cached by the same hash): it is finished only when vet is clean.
 func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
 	return StatusesEach(ctx, g, root, steps, cache, progress, nil)
 }
 
-// judge fills a step's status from a run of its tests.
-func judge(ctx context.Context, g Go, step Step, st *StepStatus, run *TestRun, stderr string, extra ...string) {
-	st.Run = run
-	tasks, err := step.ReadTasks()
+// FirstRunNote is said before a run in which no step's results are cached:
+// the runner's first run in this clone, likely on an empty build cache.
+const FirstRunNote = "first run: go test builds every step's tests, which compiles the standard library's HTTP stack once " +
+	"(about a minute on a 2-core machine with an empty build cache); later runs take seconds"
+
+// StatusesEach is Statuses, calling each with every step's final status
+// (vetted when its tasks pass) as soon as it is known, in the steps' order:
+// the cached ones at once, the others as their tests end.
+func StatusesEach(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string), each func(i int, st *StepStatus)) ([]*StepStatus, error) {
+	g.Dir = root
+	modPath, err := ModulePath(root)
 	if err != nil {
-		st.Problem = err.Error()
-		return
+		return nil, err
+	}
+	if progress == nil {
+		progress = func(string) {}
+	}
+	sts := make([]*StepStatus, len(steps))
+	known := make([]bool, len(steps))
+	index := map[string]int{}
+	var pkgs, names []string
+	for i, step := range steps {
+		hash, err := StepHash(root, step)
+		if err != nil {
+			return nil, err
+		}
+		sts[i], known[i] = cache.Load(hash)
+		if !known[i] {
+			sts[i] = &StepStatus{Step: step.Name, Hash: hash}
+			index[modPath+"/"+step.Name] = i
+			pkgs, names = append(pkgs, "./"+step.Name), append(names, step.Name)
+		}
+	}
+	next := 0 // the first step not handed to each yet
+	var vetErr error
+	flush := func() {
+		for ; next < len(steps) && known[next] && vetErr == nil; next++ {
+			st := sts[next]
+			if st.TasksDone() {
+				if _, ok := cache.LoadVet(st.Hash); !ok {
+					progress(fmt.Sprintf("go vet ./%s: its tasks pass; is vet clean too? (once, until you change a file)", st.Step))
+				}
+				v, err := Vet(ctx, g, root, steps[next], st.Hash, cache)
+				st.Vet, vetErr = v.Output, err
+			}
+			if each != nil && vetErr == nil {
+				each(next, st)
+			}
+		}
+	}
+	judged := func(run *TestRun, stderr string) {
+		if i, ok := index[run.Package]; ok && !known[i] && ctx.Err() == nil {
+			judge(sts[i], steps[i], run, stderr)
+			cache.Store(sts[i])
+			known[i] = true
+			flush()
+		}
+	}
+	flush()
+	if len(pkgs) > 0 {
+		if len(pkgs) == len(steps) {
+			progress(FirstRunNote)
+		}
+		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))
+		// -vet=off: go vet runs on its own (Vet), so that a vet finding shows
+		// as one, beside tests that pass, not as a build failure of every task.
+		runs, stderr := g.testJSONEach(ctx, func(run *TestRun) { judged(run, "") },
+			append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, pkgs...)...)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for pkg := range index { // the packages that never ended: a build of them all failed, say
+			judged(pick(runs, pkg), stderr)
+		}
+	}
+	if vetErr != nil {
+		return nil, vetErr
+	}
+	return sts, nil
+}
+
+// judge fills a step's status from a run of its tests (of all its tasks, or
+// of those given).
+func judge(st *StepStatus, step Step, run *TestRun, stderr string, tasks ...Task) {
+	st.Run = run
+	if tasks == nil {
+		var err error
+		if tasks, err = step.ReadTasks(); err != nil {
+			st.Problem = err.Error()
+			return
+		}
 	}
 	st.Problem = RunProblem(run, stderr)
-	st.Tasks = TaskResults(ctx, g, "./"+step.Name, tasks, run, extra...)
+	st.Tasks = TaskResults(tasks, run)
 	if st.Problem != "" {
 		st.CrashTask = CrashTask(run, step.Name, tasks)
 	}
@@ -161,12 +217,8 @@ func judge(ctx context.Context, g Go, step Step, st *StepStatus, run *TestRun, s
 // verdict — it did not build, crashed or hung — or returns "".
 func RunProblem(run *TestRun, stderr string) string {
 	switch {
-	case run.BuildFailed:
-		what := "does not build"
-		if IsVetFailure(run.BuildOutput) {
-			what = "is not go vet clean"
-		}
-		return fmt.Sprintf("the step %s:\n%s", what, indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 12)))
+	case run.BuildFailed: // not vet's: the runner's go test runs with -vet=off
+		return "the step does not build:\n" + indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 12))
 	case run.Result == "":
 		out := strings.TrimSpace(stderr)
 		if out == "" {
@@ -220,51 +272,69 @@ func nonEmpty(lines []string) []string {
 	return slices.DeleteFunc(lines, func(s string) bool { return strings.TrimSpace(s) == "" || strings.HasPrefix(s, "# ") })
 }
 
-// CheckStep runs a step the strict way: go vet with every analyzer, then its tests
-// with the race detector where it is available. vetOut is vet's complaint,
-// if any: when it is that the step does not compile (VetCompileError), the
-// tests do not run; a finding of vet's does not stop them, so that the
-// status shows which tasks pass beside it (st.Vet holds it too). raceNote
-// says why -race was left out.
-func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (st *StepStatus, vetOut, raceNote string, err error) {
+// CheckStep runs a step the strict way: go vet with every analyzer, then its
+// tests with the race detector where it is available (raceNote says why
+// not). st.Vet is vet's complaint, if any: when it is that the step does not
+// compile (VetCompileError), the tests do not run; a finding of vet's does
+// not stop them, so that the status shows which tasks pass beside it.
+func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (st *StepStatus, raceNote string, err error) {
 	g.Dir = root
 	hash, err := StepHash(root, step)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", err
 	}
-	st = &StepStatus{Step: step.Name, Hash: hash}
 	// check always runs vet itself (a cached verdict could be from a go vet
 	// run before a change to a file the hash does not cover), and keeps its
 	// verdict for the overview.
 	v, err := runVet(ctx, g, root, step, hash, cache)
+	st = &StepStatus{Step: step.Name, Hash: hash, Vet: v.Output}
+	if err != nil || VetCompileError(v.Output) {
+		return st, "", err
+	}
+	args := []string{"-count=1", "-vet=off", "-timeout", "120s", "-race", "./" + step.Name}
+	runs, stderr := g.TestJSON(ctx, args...)
+	if strings.Contains(stderr, "-race requires cgo") || strings.Contains(stderr, "-race is not supported") {
+		raceNote = strings.TrimSpace(stderr)
+		runs, stderr = g.TestJSON(ctx, slices.Delete(args, 4, 5)...)
+	}
+	run, err := stepRun(ctx, root, step, runs)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", err
 	}
-	st.Vet = v.Output
-	if VetCompileError(v.Output) {
-		return st, v.Output, "", nil
+	judge(st, step, run, stderr)
+	cache.Store(st)
+	return st, raceNote, nil
+}
+
+// QuickTask runs the tests of one task of a step (go test -run its pattern,
+// -vet=off, -failfast, no -race) and judges that task alone, so that a
+// verdict comes a second after a save; it is not cached, and only CheckStep
+// says a step is done.
+func QuickTask(ctx context.Context, g Go, root string, step Step, tk Task) (*StepStatus, error) {
+	g.Dir = root
+	// After a save, go test compiles the step's package and relinks its test
+	// binary: most of the wait. Without optimisation (-N -l, on the step's
+	// package alone) and without DWARF (-w) both take about a quarter less.
+	// The screen shows the task's first failure, so -failfast.
+	runs, stderr := g.TestJSON(ctx, "-count=1", "-vet=off", "-failfast", "-gcflags=-N -l", "-ldflags=-w",
+		"-timeout", "60s", "-run", strings.Join(tk.Patterns, "|"), "./"+step.Name)
+	run, err := stepRun(ctx, root, step, runs)
+	if err != nil {
+		return nil, err
 	}
-	race := []string{"-race"}
-	if why := g.RaceProblem(ctx); why != "" {
-		race, raceNote = nil, why
-	}
-	args := append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, race...)
-	runs, stderr := g.TestJSON(ctx, append(args, "./"+step.Name)...)
-	if len(race) > 0 && raceUnsupported(stderr) {
-		race, raceNote = nil, strings.TrimSpace(stderr)
-		args = []string{"-count=1", "-vet=off", "-timeout", "120s"}
-		runs, stderr = g.TestJSON(ctx, append(args, "./"+step.Name)...)
-	}
-	if ctx.Err() != nil {
-		return nil, "", "", ctx.Err()
+	st := &StepStatus{Step: step.Name}
+	judge(st, step, run, stderr, tk)
+	return st, nil
+}
+
+// stepRun picks a step's package among the runs of a go test that ctx did
+// not stop.
+func stepRun(ctx context.Context, root string, step Step, runs []*TestRun) (*TestRun, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	modPath, err := ModulePath(root)
-	if err != nil {
-		return nil, "", "", err
-	}
-	judge(ctx, g, step, st, pick(runs, modPath+"/"+step.Name), stderr, append([]string{"-vet=off"}, race...)...)
-	cache.Store(st)
-	return st, v.Output, raceNote, nil
+	return pick(runs, modPath+"/"+step.Name), err
 }
 
 // VetCompileError reports whether go vet's complaint is that the code does

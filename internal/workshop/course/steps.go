@@ -73,7 +73,7 @@ func NoStep(steps []Step, arg string) error {
 		names = append(names, s.Name)
 	}
 	return fmt.Errorf("no step %q: the steps are %s (name one by its number, such as %02d, or its folder)",
-		arg, strings.Join(names, ", "), firstNum(steps))
+		arg, strings.Join(names, ", "), steps[0].Num)
 }
 
 // Resolve returns the step's folder with every link resolved, or an error
@@ -93,13 +93,6 @@ func (s Step) Resolve(root string) (string, error) {
 		return "", fmt.Errorf("%s is a link to %s, outside this clone (%s): the runner works only on this clone's own step folders", s.Name, dir, root)
 	}
 	return dir, nil
-}
-
-func firstNum(steps []Step) int {
-	if len(steps) == 0 {
-		return 1
-	}
-	return steps[0].Num
 }
 
 // ModuleRoot finds the folder of the go.mod that holds dir.

@@ -12,14 +12,14 @@ import (
 // Each package is handed on as soon as its last event arrives, before the
 // stream goes on: the overview prints a step's line while later steps'
 // tests still run.
-func TestStreamPackages(t *testing.T) {
+func TestReadTestJSONStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	got := make(chan *TestRun, 2)
 	var rest []*TestRun
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		rest = streamPackages(pr, func(r *TestRun) { got <- r })
+		rest = readTestJSON(pr, func(r *TestRun) { got <- r })
 	}()
 	write := func(s string) {
 		t.Helper()
@@ -37,7 +37,6 @@ func TestStreamPackages(t *testing.T) {
 		assert.Equal(t, "m/01-a", run.Package, "the first package to end")
 		assert.Equal(t, "pass", run.Result, "its result")
 		assert.Equal(t, "pass", run.Outcome["TestA"], "its test")
-		assert.Contains(t, run.Output, "go: a line that is not JSON", "the loose line goes with it")
 	case <-time.After(time.Minute):
 		require.FailNow(t, "01-a was not handed on when its last event came")
 	}
@@ -46,10 +45,11 @@ func TestStreamPackages(t *testing.T) {
 	select {
 	case <-ended:
 	case <-time.After(time.Minute):
-		require.FailNow(t, "streamPackages did not return at the stream's end")
+		require.FailNow(t, "readTestJSON did not return at the stream's end")
 	}
 	assert.Empty(t, got, "02-b never ended: not handed on")
-	require.Len(t, rest, 1, "the package that never ended is returned")
-	assert.Equal(t, "m/02-b", rest[0].Package, "02-b")
-	assert.Equal(t, "", rest[0].Result, "with no result")
+	require.Len(t, rest, 3, "every package, and the lines that are not JSON")
+	assert.Equal(t, "m/02-b", rest[1].Package, "02-b")
+	assert.Equal(t, "", rest[1].Result, "with no result")
+	assert.Equal(t, []string{"go: a line that is not JSON"}, rest[2].Output, "the line that is not JSON, on its own")
 }

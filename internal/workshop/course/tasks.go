@@ -32,7 +32,7 @@ func (r *TestRun) TopLevel() []string {
 // runs. For a pattern without a slash, -run is a regular expression matched
 // against each top-level test's name (`go help testflag`), which is what this
 // does. A pattern with a slash selects subtests: ask go test itself
-// (SelectsWithGo).
+// (taskRun).
 func (r *TestRun) Selects(pattern string) ([]string, error) {
 	if strings.Contains(pattern, "/") {
 		return nil, fmt.Errorf("-run '%s' names subtests: only go test can tell which run", pattern)
@@ -50,9 +50,9 @@ func (r *TestRun) Selects(pattern string) ([]string, error) {
 	return sel, nil
 }
 
-// taskRun runs one task's pattern through go test itself, for the patterns
-// that name subtests. The selected tests are those of the deepest level that
-// ran.
+// taskRun runs a pattern that names subtests through go test itself, and
+// returns the subtests that ran. The manifest allows no such pattern
+// (Manifest.Problems); only the integrity check's starterChecks asks.
 func taskRun(ctx context.Context, g Go, pkg, pattern string, extra ...string) (*TestRun, []string, string) {
 	args := append([]string{"-count=1", "-run", pattern}, extra...)
 	runs, stderr := g.TestJSON(ctx, append(args, pkg)...)
@@ -81,35 +81,18 @@ func pick(runs []*TestRun, pkg string) *TestRun {
 	return newRun(pkg)
 }
 
-// TaskResults judges each task of a step from a run of all its tests. A
-// pattern that names subtests costs a run of its own (with extra flags, such
-// as -race).
-func TaskResults(ctx context.Context, g Go, pkg string, tasks []Task, run *TestRun, extra ...string) []TaskResult {
+// TaskResults judges each task of a step from a run of its tests.
+func TaskResults(tasks []Task, run *TestRun) []TaskResult {
 	var results []TaskResult
 	for _, tk := range tasks {
 		res := TaskResult{N: tk.N, Done: len(tk.Patterns) > 0}
 		for _, p := range tk.Patterns {
-			if strings.Contains(p, "/") {
-				r, sel, stderr := taskRun(ctx, g, pkg, p, extra...)
-				res.Tests = append(res.Tests, sel...)
-				res.Failed = append(res.Failed, r.Failed...)
-				if r.Result != "pass" || len(sel) == 0 {
-					res.Done = false
-				}
-				if r.Result == "" && res.Err == "" {
-					res.Err = strings.TrimSpace(stderr)
-				}
-				continue
-			}
 			sel, err := run.Selects(p)
 			if err != nil {
-				res.Err, res.Done = err.Error(), false
-				continue
+				res.Err = err.Error()
 			}
 			res.Tests = append(res.Tests, sel...)
-			if len(sel) == 0 {
-				res.Done = false
-			}
+			res.Done = res.Done && err == nil && len(sel) > 0
 			for _, name := range run.Failed {
 				top, _, _ := strings.Cut(name, "/")
 				if slices.Contains(sel, top) {
@@ -117,9 +100,7 @@ func TaskResults(ctx context.Context, g Go, pkg string, tasks []Task, run *TestR
 				}
 			}
 			for _, name := range sel {
-				if run.Outcome[name] != "pass" && run.Outcome[name] != "skip" {
-					res.Done = false
-				}
+				res.Done = res.Done && (run.Outcome[name] == "pass" || run.Outcome[name] == "skip")
 			}
 		}
 		results = append(results, res)

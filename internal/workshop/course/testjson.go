@@ -6,7 +6,6 @@ package course
 // tested by testrun_check_test.go.
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,25 +40,6 @@ type TestRun struct {
 	ByTest      map[string][]string // output lines, per test ("" for the package's own)
 }
 
-// ParseTestJSON reads a `go test -json` stream of one package. Lines that are
-// not JSON are kept as output of the package.
-func ParseTestJSON(r io.Reader) TestRun {
-	runs := ParseTestJSONPackages(r)
-	run := newRun("")
-	for _, p := range runs {
-		if p.Package != "" {
-			run = p
-			break
-		}
-	}
-	for _, p := range runs {
-		if p != run {
-			run.Output = append(run.Output, p.Output...)
-		}
-	}
-	return *run
-}
-
 func newRun(pkg string) *TestRun {
 	return &TestRun{Package: pkg, Outcome: map[string]string{}, ByTest: map[string][]string{}}
 }
@@ -68,57 +48,56 @@ func newRun(pkg string) *TestRun {
 // packages, and returns one TestRun per package, in the order they first
 // appear. Lines that are not JSON (go's own errors) go to a TestRun whose
 // Package is "".
-func ParseTestJSONPackages(r io.Reader) []*TestRun {
-	var runs []*TestRun
-	byPkg := map[string]*TestRun{}
-	get := func(pkg string) *TestRun {
-		run, ok := byPkg[pkg]
-		if !ok {
-			run = newRun(pkg)
-			byPkg[pkg] = run
-			runs = append(runs, run)
+func ParseTestJSONPackages(r io.Reader) []*TestRun { return readTestJSON(r, nil) }
+
+// An eventReader reads a `go test -json` stream line by line.
+type eventReader struct {
+	runs  []*TestRun
+	byPkg map[string]*TestRun
+}
+
+// line reads one line of the stream, and returns its package's run when the
+// line is the package's final event.
+func (p *eventReader) line(b []byte) *TestRun {
+	var e event
+	if err := json.Unmarshal(b, &e); err != nil || e.Action == "" {
+		e = event{Action: "output", Output: string(b) + "\n"}
+	}
+	pkg := e.Package
+	if pkg == "" && e.ImportPath != "" {
+		// "example.com/m/step [example.com/m/step.test]" is the step's build.
+		pkg, _, _ = strings.Cut(e.ImportPath, " ")
+	}
+	run, ok := p.byPkg[pkg]
+	if !ok {
+		run = newRun(pkg)
+		p.byPkg[pkg] = run
+		p.runs = append(p.runs, run)
+	}
+	switch e.Action {
+	case "build-output":
+		run.BuildOutput += e.Output
+	case "build-fail":
+		run.BuildFailed = true
+	case "run":
+		run.Ran = append(run.Ran, e.Test)
+	case "output":
+		line := strings.TrimSuffix(e.Output, "\n")
+		run.Output = append(run.Output, line)
+		run.ByTest[e.Test] = append(run.ByTest[e.Test], line)
+	case "pass", "fail", "skip":
+		if e.Test != "" {
+			run.Outcome[e.Test] = e.Action
+			if e.Action == "fail" {
+				run.Failed = append(run.Failed, e.Test)
+			}
+			return nil
 		}
+		run.Result, run.Elapsed = e.Action, e.Elapsed
+		run.BuildFailed = run.BuildFailed || e.FailedBuild != ""
 		return run
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for sc.Scan() {
-		var e event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
-			e = event{Action: "output", Output: sc.Text() + "\n"}
-		}
-		pkg := e.Package
-		if pkg == "" && e.ImportPath != "" {
-			// "example.com/m/step [example.com/m/step.test]" is the step's build.
-			pkg, _, _ = strings.Cut(e.ImportPath, " ")
-		}
-		run := get(pkg)
-		switch e.Action {
-		case "build-output":
-			run.BuildOutput += e.Output
-		case "build-fail":
-			run.BuildFailed = true
-		case "run":
-			run.Ran = append(run.Ran, e.Test)
-		case "output":
-			line := strings.TrimSuffix(e.Output, "\n")
-			run.Output = append(run.Output, line)
-			run.ByTest[e.Test] = append(run.ByTest[e.Test], line)
-		case "pass", "fail", "skip":
-			if e.Test != "" {
-				run.Outcome[e.Test] = e.Action
-				if e.Action == "fail" {
-					run.Failed = append(run.Failed, e.Test)
-				}
-				continue
-			}
-			run.Result, run.Elapsed = e.Action, e.Elapsed
-			if e.FailedBuild != "" {
-				run.BuildFailed = true
-			}
-		}
-	}
-	return runs
+	return nil
 }
 
 // crash finds the first line of a panic, a fatal runtime error or a test
@@ -226,19 +205,6 @@ func stepCode(l, dir string) bool {
 	return ok && strings.Contains(file, "/"+dir+"/") && !strings.HasSuffix(file, "_test")
 }
 
-// FailureReport quotes the output of the tests that failed (the innermost
-// ones, which carry the assertion messages), up to max lines.
-func FailureReport(r TestRun, max int) string {
-	var lines []string
-	for _, name := range r.Failed {
-		lines = append(lines, r.ByTest[name]...)
-	}
-	if len(lines) == 0 {
-		lines = r.Output
-	}
-	return tail(lines, max)
-}
-
 func tail(lines []string, n int) string {
 	if len(lines) > n {
 		lines = append([]string{fmt.Sprintf("[… %d lines before]", len(lines)-n)}, lines[len(lines)-n:]...)
@@ -262,6 +228,9 @@ func SolutionProblem(run TestRun) string {
 	case len(run.Failed) == 0:
 		return fmt.Sprintf("the tests did not pass (result %q):\n%s", run.Result, indent(tail(run.Output, 40)))
 	}
-	return fmt.Sprintf("%d tests and subtests fail (%s):\n%s",
-		len(run.Failed), strings.Join(run.Failed, ", "), indent(FailureReport(run, 40)))
+	var lines []string // the innermost failures' output: their assertions
+	for _, name := range run.Failed {
+		lines = append(lines, run.ByTest[name]...)
+	}
+	return fmt.Sprintf("%d tests and subtests fail (%s):\n%s", len(run.Failed), strings.Join(run.Failed, ", "), indent(tail(lines, 40)))
 }

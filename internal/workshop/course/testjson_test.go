@@ -5,6 +5,7 @@ package course
 // start with, and every wrong kind of red.
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -108,7 +109,6 @@ func TestParseTestJSON(t *testing.T) {
 	assert.InDelta(t, 0.021, run.Elapsed, 1e-9, "the package's elapsed seconds")
 	assert.Equal(t, []string{"TestA", "TestA/sub_one", "TestB"}, run.Ran, "tests that ran")
 	assert.Equal(t, []string{"TestA/sub_one", "TestA"}, run.Failed, "tests that failed, innermost first")
-	assert.Contains(t, FailureReport(run, 10), "want 1, got 2 (task 1)", "the failure report quotes the assertion")
 
 	build := ParseTestJSON(strings.NewReader(buildFailure))
 	assert.True(t, build.BuildFailed, "a build-fail event is a build failure")
@@ -163,6 +163,8 @@ func TestSolutionProblem(t *testing.T) {
 	assert.Empty(t, SolutionProblem(ParseTestJSON(strings.NewReader(passingRun))), "a passing run")
 	assert.Contains(t, SolutionProblem(ParseTestJSON(strings.NewReader(failingRun))),
 		"2 tests and subtests fail (TestA/sub_one, TestA)", "a failing run names its failures")
+	assert.Contains(t, SolutionProblem(ParseTestJSON(strings.NewReader(failingRun))),
+		"want 1, got 2 (task 1)", "and quotes their assertions")
 	assert.Contains(t, SolutionProblem(ParseTestJSON(strings.NewReader(buildFailure))),
 		"undefined: undefinedThing", "a build failure quotes the compiler")
 }
@@ -190,4 +192,23 @@ func TestParseTestJSONPackages(t *testing.T) {
 	assert.Equal(t, "fail", runs[0].Outcome["TestA/sub_one"], "subtests too")
 	assert.True(t, IsVetFailure(ParseTestJSON(strings.NewReader(vetFailure)).BuildOutput), "vet's complaint is told from the compiler's")
 	assert.False(t, IsVetFailure(runs[1].BuildOutput), "the compiler's complaint is no vet failure")
+}
+
+// ParseTestJSON reads a `go test -json` stream of one package; lines that
+// are not JSON are kept as output of the package.
+func ParseTestJSON(r io.Reader) TestRun {
+	runs := ParseTestJSONPackages(r)
+	run := newRun("")
+	for _, p := range runs {
+		if p.Package != "" {
+			run = p
+			break
+		}
+	}
+	for _, p := range runs {
+		if p != run {
+			run.Output = append(run.Output, p.Output...)
+		}
+	}
+	return *run
 }

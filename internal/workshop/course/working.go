@@ -9,7 +9,6 @@ package course
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -22,9 +21,6 @@ import (
 // that git does not track. It returns -1 when no candidate has such a file,
 // or git cannot tell.
 func WorkingStep(ctx context.Context, root string, steps []Step, candidate func(i int) bool) int {
-	if _, err := exec.LookPath("git"); err != nil {
-		return -1
-	}
 	ref := starterRef(ctx, root)
 	changed, err := git(ctx, root, "diff", "-z", "--name-only", "--no-renames", "--relative", ref, "--", ".")
 	if err != nil {
