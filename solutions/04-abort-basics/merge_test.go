@@ -47,13 +47,16 @@ func TestMerge(t *testing.T) {
 				if tc.own > 0 {
 					time.AfterFunc(tc.own, cancel)
 				}
-				ended := "when Merge returned"
+				got, want := "had ended when Merge returned", "had ended when Merge returned"
+				if tc.at > 0 {
+					want = fmt.Sprint("was live when Merge returned, ended after ", tc.at)
+				}
 				if ctx.Err() == nil {
 					<-ctx.Done()
-					ended = fmt.Sprint("after ", time.Since(start))
+					got = fmt.Sprint("was live when Merge returned, ended after ", time.Since(start))
 				}
-				if want := fmt.Sprint("after ", tc.at); tc.at == 0 && ended != "when Merge returned" || tc.at > 0 && ended != want {
-					t.Errorf("merged context ended %s; want %s (derive it from a with WithCancelCause; AfterFunc on b cancels it; check b.Err() first)", ended, map[bool]string{true: "when Merge returned", false: want}[tc.at == 0])
+				if got != want {
+					t.Errorf("merged context %s; want it %s (derive it from a with WithCancelCause; AfterFunc on b cancels it; check b.Err() first)", got, want)
 				}
 				if got := context.Cause(ctx); !errors.Is(got, tc.cause) {
 					t.Errorf("context.Cause(merged) = %v; want %v (cancel with context.Cause(b) when b ends; a's passes down by itself)", got, tc.cause)
