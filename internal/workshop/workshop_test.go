@@ -323,3 +323,21 @@ func TestCommandForTheShell(t *testing.T) {
 	a.wd = unsolved.Dir
 	assert.Equal(t, `go test -run "TestA|TestB" .`, a.command(unsolved, "go test -run 'TestA|TestB' ."), "on Windows, in the step's folder")
 }
+
+// TestOverviewManifestFixed: while course.yaml is broken, every step's
+// result is that error; fixing it changes the overview's answer at once,
+// though no file of a step changed (course.yaml is in the cache's key).
+func TestOverviewManifestFixed(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	a, stdout, stderr := testApp(t, root, "")
+	write(t, root, "course.yaml", "steps: [\n")
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "overview with course.yaml broken; stderr: %s", stderr)
+	assert.Regexp(t, `01-solved\s+\[░+\] 0/0`, stdout.String(), "with course.yaml broken, step 01 has no tasks")
+
+	write(t, root, "course.yaml", fixtureFiles["course.yaml"])
+	stdout.Reset()
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "overview with course.yaml fixed; stderr: %s", stderr)
+	assert.Regexp(t, `01-solved\s+\[█+\] 2/2  ✓1 ✓2`, stdout.String(), "with course.yaml fixed, step 01's tasks at once, not the cached error")
+}

@@ -57,7 +57,9 @@ func (s *StepStatus) Finished() bool {
 
 // StepHash hashes everything a step's test results depend on: the Go
 // version, the step's files (its hints excepted), the module's go.mod and
-// go.sum, and the shared code under internal/ that tests import.
+// go.sum, course.yaml (its tasks and their patterns: while it is broken,
+// the result is that error), and the shared code under internal/ that
+// tests import.
 func StepHash(root string, step Step) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", runtime.Version(), step.Name)
@@ -105,7 +107,7 @@ func StepHash(root string, step Step) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, name := range []string{"go.mod", "go.sum"} {
+	for _, name := range []string{"go.mod", "go.sum", ManifestFile} {
 		if err := add(filepath.Join(root, name)); err != nil && !os.IsNotExist(err) {
 			return "", err
 		}
