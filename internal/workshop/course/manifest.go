@@ -49,6 +49,13 @@ func (t ManifestTask) Command() string {
 	return fmt.Sprintf("go test -run '%s' .", t.Run)
 }
 
+// unsafeRun finds what a shell would end, split or expand in a run pattern
+// inside the quotes its command is printed in — single (Unix, PowerShell)
+// or double (Windows): a quote, a backquote, %, a $ that starts a name or
+// an expression, a control character such as a newline. '|', and a '$'
+// that ends a pattern or its part ('TestMenu$|TestRun'), are literal in both.
+var unsafeRun = regexp.MustCompile("['\"`%\\p{C}]|\\$[^|)/]")
+
 // ParseManifest decodes a manifest strictly: a field it does not know is an
 // error, as is a second document.
 func ParseManifest(data []byte) (*Manifest, error) {
@@ -121,6 +128,9 @@ func (m *Manifest) Problems() []string {
 					problems = append(problems, fmt.Sprintf("%s: run '%s' is not a valid pattern: %v", where, t.Run, err))
 				}
 			}
+			if bad := unsafeRun.FindString(t.Run); bad != "" {
+				problems = append(problems, fmt.Sprintf("%s: run %q holds %q, which a shell would end, split or expand inside the quotes its command is printed in: select the tests without it", where, t.Run, bad))
+			}
 			for _, f := range t.Files {
 				if !filepath.IsLocal(f) || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
 					problems = append(problems, fmt.Sprintf("%s: file %q is not a starter .go file of the step's folder", where, f))
@@ -149,8 +159,10 @@ func ManifestTasks(ms *ManifestStep, readme string) []Task {
 	}
 	var tasks []Task
 	for _, mt := range ms.Tasks {
-		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints,
-			Patterns: []string{mt.Run}, Commands: []string{mt.Command()}}
+		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints, Patterns: []string{mt.Run}}
+		if !unsafeRun.MatchString(mt.Run) { // else no command to paste: Problems names the pattern
+			tk.Commands = []string{mt.Command()}
+		}
 		if s, ok := sections[mt.Task]; ok {
 			tk.Line, tk.Section = s.Line, s.Section
 		}
