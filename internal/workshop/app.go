@@ -181,9 +181,18 @@ func (a *app) inStep() (course.Step, bool) {
 // On Windows it is "go -C 05-menu-v3 test -run "TestX" .": the pattern in
 // double quotes, because cmd.exe would pass single quotes on as part of the
 // pattern and go test would then match no test and say ok; and go's own -C
-// instead of cd and &&, which Windows PowerShell 5.1 does not take.
+// instead of cd and &&, which Windows PowerShell 5.1 does not take. The
+// folder is quoted when it is not plain; course.yaml's check keeps out of
+// the pattern what either quotes would not hold.
 func (a *app) command(step course.Step, cmd string) string {
 	dir := a.dirOf(step)
+	if dir != "" && !plainDir.MatchString(strings.ReplaceAll(dir, string(filepath.Separator), "/")) {
+		if a.windows {
+			dir = `"` + dir + `"`
+		} else {
+			dir = "'" + strings.ReplaceAll(dir, "'", `'\''`) + "'"
+		}
+	}
 	if !a.windows {
 		if dir == "" {
 			return cmd
@@ -196,6 +205,8 @@ func (a *app) command(step course.Step, cmd string) string {
 	}
 	return cmd
 }
+
+var plainDir = regexp.MustCompile(`^[\w./:-]+$`)
 
 // dirOf is step's folder, relative to the folder the runner was started in
 // when it can be; "" when that is the step's folder.

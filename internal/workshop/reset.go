@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
@@ -40,6 +42,10 @@ func (a *app) reset(ctx context.Context, args []string) int {
 		return exitRed
 	}
 	w := a.stdout
+	if err := plan.Keepable(); err != nil && a.stateDir != "" {
+		fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
+		return exitRed
+	}
 	if plan.Empty() {
 		fmt.Fprintf(w, "%s is already its starter (as %s has it): nothing to do.\n", step.Name, plan.Ref)
 		return exitOK
@@ -118,14 +124,9 @@ func (a *app) takeHints(step string) map[string]int {
 
 // undoReset brings back what the step's last reset replaced or deleted.
 func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes bool) int {
-	repoDir, err := course.RepoDir(ctx, a.root)
+	k, err := course.LastKept(ctx, a.stateDir, a.root, step)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: %v\n", step.Name, err)
-		return exitRed
-	}
-	k, err := course.LastKept(a.stateDir, step.Name, repoDir)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: %v\n", step.Name, err)
+		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: nothing changed: %v\n", step.Name, err)
 		return exitRed
 	}
 	if k == nil {
@@ -134,7 +135,7 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 	}
 	w := a.stdout
 	fmt.Fprintf(w, "Undo the reset of %s made %s. Only files in %s/ change:\n", step.Name, k.Time.Local().Format("Mon 15:04:05"), k.Path)
-	for _, f := range k.Saved {
+	for _, f := range slices.Sorted(maps.Keys(k.Saved)) {
 		fmt.Fprintf(w, "  bring back  %s\n", shownName(f))
 	}
 	for _, f := range k.Absent {
@@ -161,9 +162,10 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 }
 
 // shownName is a file's name as the plan shows it: as it is, or quoted
-// when a terminal would hide part of it (a space at its end, a newline).
+// when a terminal would hide or change part of it (a space at its end, a
+// newline, a byte that is not UTF-8).
 func shownName(name string) string {
-	if strings.TrimSpace(name) != name || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+	if strings.TrimSpace(name) != name || !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
 		return strconv.Quote(name)
 	}
 	return name

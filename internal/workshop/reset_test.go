@@ -182,3 +182,12 @@ func TestStepsOfThisCloneOnly(t *testing.T) {
 	}
 	assert.Equal(t, "package double // the other clone's work\n", read(t, other, "02-unsolved/double.go"), "the other clone's work after reset -y 02 in this one")
 }
+
+// TestShownName: reset lists a name as it is when a terminal shows it whole,
+// else quoted: a space at its end, a control character, a byte not UTF-8.
+func TestShownName(t *testing.T) {
+	for name, want := range map[string]string{"café.go": "café.go", "a b.go": "a b.go", "end ": `"end "`,
+		"new\nline": `"new\nline"`, "bad\xffname.go": `"bad\xffname.go"`, "esc\x1b[2J": `"esc\x1b[2J"`} {
+		assert.Equal(t, want, shownName(name), "shownName(%q)", name)
+	}
+}

@@ -4,7 +4,8 @@ package main
 // each key, ✓ and ✗ in colour (unless NO_COLOR is set), the run number and
 // its time, which run the verdict comes from, the task in progress with its
 // first failure, and keys read in raw mode — h the next hint, n the next
-// task (or step, once the step is done), r run again, q (or Ctrl-C) quit.
+// task (or step, once the step is done), r run again, q (or Ctrl-C) quit,
+// Ctrl-Z stop (fg brings the screen back).
 
 import (
 	"bytes"
@@ -29,6 +30,9 @@ type terminal struct {
 	keys       io.Reader                          // the keyboard: read in raw mode
 	makeRaw    func() (restore func(), err error) // raw mode on; restore puts it back
 	noColor    bool                               // NO_COLOR is set: no colours
+	// stop stops the job as Ctrl-Z would, until fg continues it (jobStop);
+	// nil where there is no job control: Ctrl-Z then does nothing.
+	stop func()
 }
 
 // osTerminal is the process's terminal: watch draws a screen only when both
@@ -47,6 +51,7 @@ func osTerminal() terminal {
 			return func() { _ = term.Restore(in, old); vtOff() }, nil
 		},
 		noColor: os.Getenv("NO_COLOR") != "",
+		stop:    jobStop(),
 	}
 }
 
@@ -55,10 +60,12 @@ const (
 	hideCursor  = "\x1b[?25l"
 	showCursor  = "\x1b[?25h"
 	ctrlC       = 3
+	ctrlZ       = 0x1a
 )
 
 // screen runs the watcher with the live screen, in raw mode, and puts the
-// terminal back however it ends (q, Ctrl-C, a signal).
+// terminal back however it ends (q, Ctrl-C, a signal), and while Ctrl-Z
+// has the job stopped.
 func (w *watcher) screen(ctx context.Context) int {
 	a := w.a
 	restore, err := a.term.makeRaw()
@@ -80,6 +87,21 @@ func (w *watcher) screen(ctx context.Context) int {
 		restore()
 	}()
 	sv := &screenView{a: a, out: out, color: !a.term.noColor, keyCh: make(chan byte)}
+	if a.term.stop != nil {
+		// Raw mode keeps the terminal from stopping the job on Ctrl-Z: the
+		// screen does it, with the terminal as it was, and takes it back
+		// when fg continues the job (key then redraws the screen).
+		sv.suspend = func() {
+			fmt.Fprint(out, showCursor+"\n")
+			restore()
+			a.term.stop()
+			restore = func() {}
+			if r, err := a.term.makeRaw(); err == nil {
+				restore = r
+			}
+			fmt.Fprint(out, hideCursor)
+		}
+	}
 	keysDone := make(chan struct{})
 	readCtx, stopKeys := context.WithCancel(ctx)
 	go sv.readKeys(readCtx, a.term.keys, keysDone)
@@ -116,16 +138,17 @@ func (s *screenView) readKeys(ctx context.Context, r io.Reader, done chan struct
 
 // screenView draws the watcher's state on a terminal.
 type screenView struct {
-	a      *app
-	out    io.Writer
-	color  bool
-	keyCh  chan byte
-	status string   // what runs, or which run the verdict shown comes from
-	shown  *verdict // the verdict on the screen
-	from   int      // the run it comes from
-	body   string   // its report
-	note   string   // a hint or a message, under the verdict
-	at     time.Time
+	a       *app
+	out     io.Writer
+	color   bool
+	keyCh   chan byte
+	suspend func()   // Ctrl-Z; nil: no job control
+	status  string   // what runs, or which run the verdict shown comes from
+	shown   *verdict // the verdict on the screen
+	from    int      // the run it comes from
+	body    string   // its report
+	note    string   // a hint or a message, under the verdict
+	at      time.Time
 }
 
 func (s *screenView) keys() <-chan byte { return s.keyCh }
@@ -209,6 +232,11 @@ func (s *screenView) key(w *watcher, k byte) (quit, rerun bool) {
 		s.note = s.hint(w)
 	case 'n', 'N':
 		rerun = s.next(w)
+	case ctrlZ:
+		if s.suspend == nil {
+			return false, false
+		}
+		s.suspend()
 	default:
 		return false, false
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 type fakeTerminal struct {
 	keys          *io.PipeWriter
 	raw, restored atomic.Int32
+	stops         chan string // what the screen showed when Ctrl-Z stopped the job
 	out           syncBuffer
 	a             *app
 	done          chan int
@@ -29,7 +31,7 @@ func startScreen(t *testing.T, noColor bool) *fakeTerminal {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "course")
 	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
-	ft := &fakeTerminal{done: make(chan int, 1)}
+	ft := &fakeTerminal{done: make(chan int, 1), stops: make(chan string, 1)}
 	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
 	require.NoError(t, err, "newAppAt")
 	pr, pw := io.Pipe()
@@ -37,6 +39,8 @@ func startScreen(t *testing.T, noColor bool) *fakeTerminal {
 	a.term = terminal{isTerminal: true, keys: pr, noColor: noColor, makeRaw: func() (func(), error) {
 		ft.raw.Add(1)
 		return func() { ft.restored.Add(1) }, nil
+	}, stop: func() {
+		ft.stops <- fmt.Sprintf("raw %d, restored %d, screen ends %q", ft.raw.Load(), ft.restored.Load(), tail(ft.out.String(), len(showCursor+"\r\n")))
 	}}
 	wctx, stop := context.WithCancel(ctx(t))
 	ft.stop = stop
@@ -109,6 +113,36 @@ func TestWatchScreen(t *testing.T) {
 	assert.Equal(t, int32(1), ft.restored.Load(), "the terminal is restored")
 	assert.True(t, strings.HasSuffix(ft.out.String(), "\r\n"+showCursor), "the cursor is back")
 }
+
+// TestWatchScreenCtrlZ: raw mode keeps the terminal from stopping the job
+// on Ctrl-Z, so the screen does: the terminal and cursor back as they were,
+// the job stopped, then raw mode again and the screen redrawn when fg
+// continues it.
+func TestWatchScreenCtrlZ(t *testing.T) {
+	t.Parallel()
+	ft := startScreen(t, true)
+	ft.waitFor(t, "Full run: go vet, then every test with -race", 1)
+	drawn := strings.Count(ft.out.String(), clearScreen)
+	ft.press(t, "\x1a")
+	select {
+	case got := <-ft.stops:
+		assert.Equal(t, fmt.Sprintf("raw 1, restored 1, screen ends %q", showCursor+"\r\n"), got, "Ctrl-Z: want the terminal restored and the cursor shown before the job stops")
+	case <-time.After(time.Minute):
+		require.FailNow(t, "Ctrl-Z did not stop the job within a minute")
+	}
+	ft.waitFor(t, clearScreen, drawn+1)
+	assert.Equal(t, int32(2), ft.raw.Load(), "after fg: raw mode on again")
+	assert.Contains(t, ft.out.String()[strings.LastIndex(ft.out.String(), showCursor):], hideCursor, "after fg: the cursor hidden again")
+	ft.press(t, "q")
+	assert.Equal(t, exitOK, ft.exit(t), "q quits after a Ctrl-Z")
+	assert.Equal(t, int32(2), ft.restored.Load(), "the terminal restored on quitting too")
+
+	var sv screenView
+	quit, rerun := sv.key(nil, ctrlZ)
+	assert.False(t, quit || rerun, "Ctrl-Z without job control (Windows): nothing happens")
+}
+
+func tail(s string, n int) string { return s[max(0, len(s)-n):] }
 
 // The marks in colour, or not at all when NO_COLOR is set.
 func TestWatchScreenColour(t *testing.T) { // not parallel: it sets NO_COLOR
@@ -203,7 +237,7 @@ func watchFixture(t *testing.T, step string, files map[string]string) (string, *
 	for name, content := range files {
 		write(t, root, name, content)
 	}
-	ft := &fakeTerminal{done: make(chan int, 1)}
+	ft := &fakeTerminal{done: make(chan int, 1), stops: make(chan string, 1)}
 	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
 	require.NoError(t, err, "newAppAt")
 	pr, pw := io.Pipe()

@@ -22,3 +22,6 @@ func vtOutput(f *os.File) func() {
 	}
 	return func() { _ = windows.SetConsoleMode(h, mode) }
 }
+
+// jobStop: a Windows console has no job control; Ctrl-Z does nothing.
+func jobStop() func() { return nil }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -173,4 +174,114 @@ func shownHints(t *testing.T, a *app) map[string]int {
 
 func contains2(s, a, b string) bool {
 	return strings.Contains(s, a) && strings.Contains(s, b)
+}
+
+// TestResetRefusesNamesItCannotKeep: a name that is not UTF-8 would not
+// come back from kept.json as it is (JSON turns the byte into U+FFFD), so
+// reset refuses it, naming it, before it touches anything.
+func TestResetRefusesNamesItCannotKeep(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t)
+	bad := "02-unsolved/bad\xffname.go"
+	if err := os.WriteFile(filepath.Join(learner, filepath.FromSlash(bad)), []byte("x"), 0o644); err != nil {
+		t.Skipf("this file system takes no name that is not UTF-8: %v", err)
+	}
+	write(t, learner, "02-unsolved/sub/f", "n\n")
+	before := tree(t, filepath.Join(learner, "02-unsolved"))
+
+	a, stdout, stderr := testApp(t, learner, "")
+	if code := a.reset(ctx(t), []string{"-y", "02"}); code != exitRed {
+		t.Errorf("reset -y 02 with %q in the step = %d, want %d (refused)", bad, code, exitRed)
+	}
+	if got := stderr.String(); !contains2(got, `"02-unsolved/bad\xffname.go"`, "nothing changed") {
+		t.Errorf("reset's error = %q, want the name quoted and nothing changed said", got)
+	}
+	if got := tree(t, filepath.Join(learner, "02-unsolved")); !maps.Equal(got, before) {
+		t.Errorf("02-unsolved after the refused reset holds %v, want %v, untouched", keys(got), keys(before))
+	}
+	if entries, _ := os.ReadDir(filepath.Join(a.stateDir, "reset")); len(entries) != 0 {
+		t.Errorf("the refused reset kept %d folders, want none", len(entries))
+	}
+	if strings.Contains(stdout.String(), "\xff") {
+		t.Errorf("reset printed a name that is not UTF-8 as it is:\n%s\nwant it quoted", stdout)
+	}
+}
+
+// TestUndoTrustsNothingItReadsBack: a kept.json that names a file outside
+// the step, a step path that is not the step's, or a kept copy that is gone
+// or changed, is refused whole: nothing deleted, non-zero exit.
+func TestUndoTrustsNothingItReadsBack(t *testing.T) {
+	t.Parallel()
+	cases := map[string]func(t *testing.T, k map[string]any, dir string){
+		"path ..": func(t *testing.T, k map[string]any, dir string) {
+			k["path"], k["absent"] = "..", []string{"../victim"}
+		},
+		"absent outside the step": func(t *testing.T, k map[string]any, dir string) {
+			k["absent"] = []string{"02-unsolved/../victim"}
+		},
+		"absolute": func(t *testing.T, k map[string]any, dir string) {
+			k["absent"] = []string{filepath.Join(filepath.Dir(dir), "victim")}
+		},
+		"another step": func(t *testing.T, k map[string]any, dir string) {
+			k["path"], k["absent"] = "01-solved", []string{"01-solved/calc.go"}
+		},
+		"does not parse": func(t *testing.T, k map[string]any, dir string) {
+			k["saved"] = []string{"02-unsolved/scratch.go"}
+		},
+		"kept copy gone": func(t *testing.T, k map[string]any, dir string) {
+			if err := os.Remove(filepath.Join(dir, "files/02-unsolved/scratch.go")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"kept copy changed": func(t *testing.T, k map[string]any, dir string) {
+			write(t, dir, "files/02-unsolved/double.go", "package double // not what was kept\n")
+		},
+	}
+	for name, tamper := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			learner := gitFixture(t)
+			victim := filepath.Join(filepath.Dir(learner), "victim")
+			write(t, filepath.Dir(learner), "victim", "not the workshop's\n")
+			a, _, stderr := testApp(t, learner, "")
+			if code := a.reset(ctx(t), []string{"-y", "02"}); code != exitOK {
+				t.Fatalf("reset -y 02 = %d; stderr: %s", code, stderr)
+			}
+			kept, _ := filepath.Glob(filepath.Join(a.stateDir, "reset", "02-unsolved", "*", "kept.json"))
+			if len(kept) != 1 {
+				t.Fatalf("kept.json files after one reset: %v, want one", kept)
+			}
+			var k map[string]any
+			data, err := os.ReadFile(kept[0])
+			if err == nil {
+				err = json.Unmarshal(data, &k)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tamper(t, k, filepath.Dir(kept[0]))
+			data, _ = json.Marshal(k)
+			if err := os.WriteFile(kept[0], data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before, other := tree(t, filepath.Join(learner, "02-unsolved")), read(t, learner, "01-solved/calc.go")
+
+			stderr.Reset()
+			if code := a.reset(ctx(t), []string{"-undo", "-y", "02"}); code != exitRed {
+				t.Errorf("reset -undo -y 02 with a kept.json tampered (%s) = %d, want %d (refused)", name, code, exitRed)
+			}
+			if !strings.Contains(stderr.String(), "nothing changed") {
+				t.Errorf("undo's error = %q, want it to say nothing changed", stderr)
+			}
+			if got := read(t, filepath.Dir(learner), "victim"); got != "not the workshop's\n" {
+				t.Errorf("%s after the refused undo = %q, want it untouched", victim, got)
+			}
+			if got := tree(t, filepath.Join(learner, "02-unsolved")); !maps.Equal(got, before) {
+				t.Errorf("02-unsolved after the refused undo holds %v, want %v, untouched", got, before)
+			}
+			if got := read(t, learner, "01-solved/calc.go"); got != other {
+				t.Errorf("01-solved/calc.go after the refused undo = %q, want %q", got, other)
+			}
+		})
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -322,4 +323,30 @@ func TestCommandForTheShell(t *testing.T) {
 		"on Windows, double quotes (cmd.exe would pass single quotes on as part of the pattern), and go -C rather than cd and && (Windows PowerShell 5.1 has no &&)")
 	a.wd = unsolved.Dir
 	assert.Equal(t, `go test -run "TestA|TestB" .`, a.command(unsolved, "go test -run 'TestA|TestB' ."), "on Windows, in the step's folder")
+
+	odd := course.Step{Name: "02-unsolved", Dir: filepath.Join(string(filepath.Separator)+"x", "it's my course", "02-unsolved")}
+	a.wd = string(filepath.Separator) + "x"
+	want := filepath.Join("it's my course", "02-unsolved")
+	a.windows = false
+	assert.Equal(t, "cd 'it'\\''s my course"+string(filepath.Separator)+"02-unsolved' && go test .", a.command(odd, "go test ."), "a folder that is not plain, single-quoted for a Unix shell")
+	a.windows = true
+	assert.Equal(t, `go -C "`+want+`" test .`, a.command(odd, "go test ."), "a folder that is not plain, double-quoted on Windows")
+}
+
+// TestOverviewManifestFixed: while course.yaml is broken, every step's
+// result is that error; fixing it changes the overview's answer at once,
+// though no file of a step changed (course.yaml is in the cache's key).
+func TestOverviewManifestFixed(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "course")
+	require.NoError(t, os.CopyFS(root, os.DirFS(fixture(t))), "copying the fixture")
+	a, stdout, stderr := testApp(t, root, "")
+	write(t, root, "course.yaml", "steps: [\n")
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "overview with course.yaml broken; stderr: %s", stderr)
+	assert.Regexp(t, `01-solved\s+\[░+\] 0/0`, stdout.String(), "with course.yaml broken, step 01 has no tasks")
+
+	write(t, root, "course.yaml", fixtureFiles["course.yaml"])
+	stdout.Reset()
+	require.Equal(t, exitOK, a.overview(ctx(t), nil), "overview with course.yaml fixed; stderr: %s", stderr)
+	assert.Regexp(t, `01-solved\s+\[█+\] 2/2  ✓1 ✓2`, stdout.String(), "with course.yaml fixed, step 01's tasks at once, not the cached error")
 }

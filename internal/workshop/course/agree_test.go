@@ -4,6 +4,7 @@ package course
 // failing on bad fixtures: a check that cannot fail proves nothing.
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,4 +101,22 @@ func TestFolderProblems(t *testing.T) {
 		"step folder 08-new is not in course.yaml: list its tasks there",
 		"course.yaml lists 07-example, which is no step folder ([0-9][0-9]-*) of the module",
 	}, FolderProblems(m, []Step{{Name: "08-new"}}), "a folder not listed, a listed step without its folder")
+}
+
+// TestRunPatternShellSafe: a run pattern is printed inside quotes, single
+// on Unix and double on Windows; one a shell would end, split or expand
+// there is a manifest problem, and gets no command to paste.
+func TestRunPatternShellSafe(t *testing.T) {
+	for _, run := range []string{"TestA|TestB", "TestMenu$|TestRun", "^(TestDo|ExampleDo)$", "TestSub/five minus three", `Test\d$/x`} {
+		m := &Manifest{Steps: []ManifestStep{{Dir: "01-x", Title: "X", Tasks: []ManifestTask{{Task: 1, Title: "a", Run: run, Hints: "h.md"}}}}}
+		assert.Empty(t, m.Problems(), "run %q is safe in either quotes", run)
+		assert.Equal(t, []string{"go test -run '" + run + "' ."}, ManifestTasks(&m.Steps[0], "")[0].Commands, "run %q: its command", run)
+	}
+	for run, bad := range map[string]string{"TestA'; touch pwned; echo '": "'", "TestA\nTestB": "\n", `TestA"`: `"`,
+		"Test`id`": "`", "Test%PATH%": "%", "Test$HOME": "$H", "Test$(id)": "$(", "Test\x1b": "\x1b"} {
+		m := &Manifest{Steps: []ManifestStep{{Dir: "01-x", Title: "X", Tasks: []ManifestTask{{Task: 1, Title: "a", Run: run, Hints: "h.md"}}}}}
+		assert.Equal(t, []string{fmt.Sprintf("course.yaml: 01-x task 1: run %q holds %q, which a shell would end, split or expand inside the quotes its command is printed in: select the tests without it", run, bad)},
+			m.Problems(), "run %q", run)
+		assert.Empty(t, ManifestTasks(&m.Steps[0], "")[0].Commands, "run %q: no command to paste", run)
+	}
 }

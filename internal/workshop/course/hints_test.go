@@ -115,7 +115,10 @@ func TestStepHash(t *testing.T) {
 	h1 := hash()
 	assert.NotEqual(t, h0, h1, "a changed source file changes the hash")
 	write("internal/kit/kit.go", "package kit\n")
-	assert.NotEqual(t, h1, hash(), "shared code under internal/ changes the hash")
+	h2 := hash()
+	assert.NotEqual(t, h1, h2, "shared code under internal/ changes the hash")
+	write("course.yaml", "steps: []\n")
+	assert.NotEqual(t, h2, hash(), "course.yaml (the tasks, their patterns) changes the hash")
 
 	cache := Cache{Dir: t.TempDir()}
 	_, ok := cache.Load(h1)

@@ -48,6 +48,13 @@ func (t ManifestTask) Command() string {
 	return fmt.Sprintf("go test -run '%s' .", t.Run)
 }
 
+// unsafeRun finds what a shell would end, split or expand in a run pattern
+// inside the quotes its command is printed in — single (Unix, PowerShell)
+// or double (Windows): a quote, a backquote, %, a $ that starts a name or
+// an expression, a control character such as a newline. '|', and a '$'
+// that ends a pattern or its part ('TestMenu$|TestRun'), are literal in both.
+var unsafeRun = regexp.MustCompile("['\"`%\\p{C}]|\\$[^|)/]")
+
 // ParseManifest decodes a manifest strictly: a field it does not know is an
 // error, as is a second document.
 func ParseManifest(data []byte) (*Manifest, error) {
@@ -120,6 +127,9 @@ func (m *Manifest) Problems() []string {
 			} else if strings.Contains(t.Run, "/") {
 				problems = append(problems, fmt.Sprintf("%s: run '%s' names subtests: a task's run selects top-level tests", where, t.Run))
 			}
+			if bad := unsafeRun.FindString(t.Run); bad != "" {
+				problems = append(problems, fmt.Sprintf("%s: run %q holds %q, which a shell would end, split or expand inside the quotes its command is printed in: select the tests without it", where, t.Run, bad))
+			}
 			for _, f := range t.Files {
 				if !filepath.IsLocal(f) || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
 					problems = append(problems, fmt.Sprintf("%s: file %q is not a starter .go file of the step's folder", where, f))
@@ -140,9 +150,14 @@ func ManifestTasks(ms *ManifestStep, readme string) []Task {
 	}
 	var tasks []Task
 	for _, mt := range ms.Tasks {
-		s := sections[mt.Task] // none: no Line, no Section
-		tasks = append(tasks, Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints,
-			Patterns: []string{mt.Run}, Commands: []string{mt.Command()}, Line: s.Line, Section: s.Section})
+		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints, Patterns: []string{mt.Run}}
+		if !unsafeRun.MatchString(mt.Run) { // else no command to paste: Problems names the pattern
+			tk.Commands = []string{mt.Command()}
+		}
+		if s, ok := sections[mt.Task]; ok {
+			tk.Line, tk.Section = s.Line, s.Section
+		}
+		tasks = append(tasks, tk)
 	}
 	return tasks
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -56,24 +57,11 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*ResetP
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, errors.New("reset restores the starter with git, and git is not on the PATH")
 	}
-	stepDir, err := step.Resolve(root)
+	repoDir, rel, err := stepPath(ctx, root, step)
 	if err != nil {
 		return nil, err
 	}
-	top, err := git(ctx, root, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, fmt.Errorf("%s is not in a git clone of the workshop: reset needs git's copy of the starter (%v)", root, err)
-	}
-	p := &ResetPlan{Step: step, RepoDir: filepath.Clean(strings.TrimSpace(top))}
-	repoDir, err := filepath.EvalSymlinks(p.RepoDir)
-	if err != nil {
-		return nil, err
-	}
-	rel, err := filepath.Rel(repoDir, stepDir)
-	if err != nil || rel == "." || !filepath.IsLocal(rel) {
-		return nil, fmt.Errorf("%s is not a folder inside the git clone %s", step.Dir, p.RepoDir)
-	}
-	p.Path = filepath.ToSlash(rel)
+	p := &ResetPlan{Step: step, RepoDir: repoDir, Path: rel}
 	if ref == "" {
 		for _, r := range UpstreamRefs {
 			if _, err := git(ctx, p.RepoDir, "rev-parse", "--verify", "--quiet", r+"^{commit}"); err == nil {
@@ -164,7 +152,29 @@ func (p *ResetPlan) Apply(ctx context.Context) error {
 // step's folder.
 func (p *ResetPlan) inStep(name string) bool {
 	rest, ok := strings.CutPrefix(strings.TrimSuffix(name, "/"), p.Path+"/")
-	return ok && filepath.IsLocal(filepath.FromSlash(rest))
+	return ok && path.Clean(rest) == rest && filepath.IsLocal(filepath.FromSlash(rest))
+}
+
+// stepPath returns the top folder of the git clone that holds root, and
+// the step's folder relative to it, with '/': from the step list and git,
+// never from what the runner kept.
+func stepPath(ctx context.Context, root string, step Step) (repoDir, rel string, err error) {
+	stepDir, err := step.Resolve(root)
+	if err != nil {
+		return "", "", err
+	}
+	if repoDir, err = RepoDir(ctx, root); err != nil {
+		return "", "", fmt.Errorf("%v: reset needs git's copy of the starter", err)
+	}
+	realRepo, err := filepath.EvalSymlinks(repoDir)
+	if err != nil {
+		return "", "", err
+	}
+	rel, err = filepath.Rel(realRepo, stepDir)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return "", "", fmt.Errorf("%s is not a folder inside the git clone %s", step.Dir, repoDir)
+	}
+	return repoDir, filepath.ToSlash(rel), nil
 }
 
 // RepoDir returns the top folder of the git clone that holds root.

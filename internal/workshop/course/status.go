@@ -56,9 +56,10 @@ func (s *StepStatus) Finished() bool {
 
 // StepHash hashes everything a step's test results depend on: the Go
 // version, the step's files (its hints and dot folders excepted, and the
-// binary go build leaves there), the module's go.mod and go.sum, and the
-// non-test Go files under internal/ (the test kit; the runner and the lab
-// aside).
+// binary go build leaves there), the module's go.mod and go.sum, course.yaml
+// (its tasks and their patterns: while it is broken, the result is that
+// error), and the non-test Go files under internal/ (the test kit; the
+// runner and the lab aside).
 func StepHash(root string, step Step) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", runtime.Version(), step.Name)
@@ -84,7 +85,7 @@ func StepHash(root string, step Step) (string, error) {
 		})
 	}
 	err := walk(step.Dir, []string{"hints"}, func(name string) bool { return name != step.Name && name != step.Name+".exe" })
-	for _, name := range []string{"go.mod", "go.sum"} {
+	for _, name := range []string{"go.mod", "go.sum", ManifestFile} {
 		if err == nil {
 			if err = add(filepath.Join(root, name)); os.IsNotExist(err) {
 				err = nil
