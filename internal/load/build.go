@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/launch"
 )
 
 // module is the workshop's module path, how findRoot knows its go.mod.
@@ -108,7 +106,7 @@ func build(ctx context.Context, root, dir string, pkgs []string) (map[string]str
 	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), js, 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, launch.GoCommand(), args...)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
