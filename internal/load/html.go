@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// renderHTML returns the report as one self-contained HTML page: the same
-// tables and charts as the terminal's, the charts as inline SVG. It loads
-// nothing from anywhere.
+// renderHTML returns the report as one self-contained HTML page, which
+// loads nothing from anywhere: the charts as inline SVG, then the report
+// as the terminal shows it.
 func renderHTML(r *Report) string {
 	var text bytes.Buffer
 	writeText(&text, r)
@@ -20,76 +20,26 @@ func renderHTML(r *Report) string {
 		}
 	}
 	var b bytes.Buffer
-	err := page.Execute(&b, struct {
-		R      *Report
+	if err := page.Execute(&b, struct {
 		Charts []template.HTML
 		Text   string
-	}{r, charts, text.String()})
-	if err != nil {
+	}{charts, text.String()}); err != nil {
 		return "<!doctype html><title>workshop load</title><pre>" + template.HTMLEscapeString(err.Error()) + "</pre>"
 	}
 	return b.String()
 }
 
-var page = template.Must(template.New("page").Funcs(template.FuncMap{
-	"ms":  ms,
-	"pct": pct,
-	"answers": func(r *Result) string {
-		return statusMix(statusCounts(r))
-	},
-	"talkScaled": func(t *TalkFigures, scale float64) TalkFigures {
-		return t.scaled(scale)
-	},
-}).Parse(`<!doctype html>
+var page = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
 <meta charset="utf-8">
 <title>Ice Cream Corp load lab</title>
 <style>
-body { font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1a202c; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; }
-th, td { padding: .2rem .6rem; text-align: right; border-bottom: 1px solid #e2e8f0; }
-th:first-child, td:first-child { text-align: left; }
-.behind td { text-align: left; }
-.met { color: #2f855a; } .notmet { color: #c53030; font-weight: bold; }
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #1a202c; }
 pre { font-size: 12px; background: #f7fafc; padding: .5rem; overflow-x: auto; }
-figure { margin: 1rem 0; }
 </style>
 <h1>Ice Cream Corp load lab</h1>
-<p>{{.R.Setup.Conns}} connections, {{.R.Setup.Duration}} per version, <code>-scale {{.R.Setup.Scale}}</code>:
-menu timeout {{.R.Setup.Timeout}}, stock delay 0–{{.R.Setup.MaxDelay}}.
-{{if .R.Setup.Own}}Your own steps{{else}}The solutions{{end}}, built in {{printf "%.1f" .R.Build}} s;
-{{.R.Setup.CPUs}} CPUs, {{.R.Setup.GoVer}}; whole run {{printf "%.1f" .R.Total}} s; finished {{.R.Finished.Format "2006-01-02 15:04 MST"}}.</p>
 {{range .Charts}}<figure>{{.}}</figure>
-{{end}}
-{{$s := .R.Setup}}
-{{range .R.Results}}
-<h2>{{.Version}} — {{.Title}}</h2>
-{{range .Unfinished}}<p class="notmet">{{.}}</p>{{end}}
-<table>
-<tr><th>latency</th><th>2.5%</th><th>50%</th><th>97.5%</th><th>99%</th><th>avg</th><th>stdev</th><th>max</th><th>req/s</th><th>2xx</th><th>non-2xx</th></tr>
-<tr><td>this run ({{printf "%.0f" .Elapsed}} s)</td><td>{{ms .Latency.P2_5}}</td><td>{{ms .Latency.P50}}</td><td>{{ms .Latency.P97_5}}</td><td>{{ms .Latency.P99}}</td><td>{{ms .Latency.Avg}}</td><td>{{ms .Latency.Stdev}}</td><td>{{ms .Latency.Max}}</td><td>{{printf "%.1f" .ReqPerSec}}</td><td>{{.OK}}</td><td>{{.NotOK}}</td></tr>
-{{with .Talk}}{{if ne $s.Scale 1.0}}{{$t := talkScaled . $s.Scale}}<tr><td>talk × {{$s.Scale}}</td><td>{{ms $t.Latency.P2_5}}</td><td>{{ms $t.Latency.P50}}</td><td>{{ms $t.Latency.P97_5}}</td><td>{{ms $t.Latency.P99}}</td><td>{{ms $t.Latency.Avg}}</td><td>{{ms $t.Latency.Stdev}}</td><td>{{ms $t.Latency.Max}}</td><td>{{printf "%.1f" $t.ReqPerSec}}</td><td></td><td></td></tr>{{end}}
-<tr><td>talk (60 s)</td><td>{{ms .Latency.P2_5}}</td><td>{{ms .Latency.P50}}</td><td>{{ms .Latency.P97_5}}</td><td>{{ms .Latency.P99}}</td><td>{{ms .Latency.Avg}}</td><td>{{ms .Latency.Stdev}}</td><td>{{ms .Latency.Max}}</td><td>{{printf "%.1f" .ReqPerSec}}</td><td>{{if .OK}}{{.OK}}{{end}}</td><td>{{if .OK}}{{.NotOK}}{{end}}</td></tr>{{end}}
-</table>
-<table class="behind">
-<tr><td>answers</td><td>{{answers .}}</td></tr>
-<tr><td>stock requests</td><td>{{.StockStarted}} started: {{.StockCompleted}} completed, {{.StockAbandoned}} abandoned, {{.StockLeftOver}} still running when the lab stopped waiting</td></tr>
-<tr><td>stock work</td><td>{{printf "%.1f" .Waste.StockSeconds}} s, of which {{printf "%.1f" .Waste.LeftSeconds}} s ({{pct .Waste.Share}}) for callers who had already left</td></tr>
-{{if and (ne .Version "v1") (not .Waste.Cancelled)}}<tr><td>calls outliving the menu's timeout</td><td>{{.Waste.PastDeadline}} (the menu answered {{index .Statuses "504"}} × 504)</td></tr>{{end}}
-{{range .Notes}}<tr><td>note</td><td>{{.}}</td></tr>{{end}}
-<tr><td>peak stock in flight</td><td>{{.PeakInFlight}}</td></tr>
-<tr><td>upstream connections opened</td><td>{{.Conns}}: {{printf "%.1f" .ConnsPer1000}} per 1000 calls{{if .Waste.Cancelled}}, {{printf "%.1f" .ConnsPer1000C}} per 1000 cancelled calls ({{.Waste.Cancelled}} cancelled){{end}}</td></tr>
-<tr><td>peak menu goroutines</td><td>{{.PeakGoroutines}}</td></tr>
-</table>
-{{end}}
-{{with .R.Goals}}<h2>Goals</h2>
-<table class="behind">
-{{range .}}<tr><td>{{.What}}</td><td>want {{.Want}}</td><td>got {{.Got}}</td>{{if not .Judged}}<td>not judged: {{.NotJudged}}</td>{{else if .Met}}<td class="met">met</td>{{else}}<td class="notmet">not met</td>{{end}}</tr>
-{{end}}</table>{{end}}
-{{with .R.Warnings}}<h2>Warnings: figures that do not hold together</h2>
-<ul>{{range .}}<li class="notmet">{{.}}</li>{{end}}</ul>{{end}}
-<h2>As the terminal showed it</h2>
-<pre>{{.Text}}</pre>
+{{end}}<pre>{{.Text}}</pre>
 </html>
 `))
 

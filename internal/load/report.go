@@ -27,11 +27,11 @@ func writeText(w io.Writer, r *Report) {
 	s := r.Setup
 	fmt.Fprintf(w, "\nIce Cream Corp load lab — %d connections, %v per version, -scale %g: menu timeout %v, stock delay 0–%v\n",
 		s.Conns, s.Duration, s.Scale, s.Timeout, s.MaxDelay)
-	what := "the solutions,"
+	what := "the solutions, built"
 	if s.Own {
-		what = fmt.Sprintf("your own steps, checked in %.1fs and", r.Checked)
+		what = "your own steps, tested and built"
 	}
-	fmt.Fprintf(w, "%s built in %.1fs; %d CPUs, %s; whole run %.1fs\n", what, r.Build, s.CPUs, s.GoVer, r.Total)
+	fmt.Fprintf(w, "%s in %.1fs; %d CPUs, %s; whole run %.1fs, ended %s\n", what, r.Build, s.CPUs, s.GoVer, r.Total, r.Finished.Format("2006-01-02 15:04 MST"))
 	for _, res := range r.Results {
 		fmt.Fprintln(w)
 		writeResult(w, s, res)
@@ -48,12 +48,15 @@ func writeText(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "\nGoals (stated on 2 cores; this run: -scale %g, %d CPUs)\n", s.Scale, s.CPUs)
 		atScale1 := false
 		for _, g := range r.Goals {
-			line := fmt.Sprintf("  %-10s  %-52s want %-18s got %s", g.verdict(), g.What, g.Want, g.Got)
-			if !g.Judged {
-				line += " — " + g.NotJudged
+			verdict, why := "NOT met", ""
+			switch {
+			case !g.Judged:
+				verdict, why = "not judged", " — "+g.NotJudged
 				atScale1 = atScale1 || strings.Contains(g.NotJudged, "-scale 1")
+			case g.Met:
+				verdict = "met"
 			}
-			fmt.Fprintln(w, line)
+			fmt.Fprintf(w, "  %-10s  %-52s want %-18s got %s%s\n", verdict, g.What, g.Want, g.Got, why)
 		}
 		if atScale1 {
 			fmt.Fprintln(w, "  the goals not judged at this scale need the talk's durations: go tool workshop load -scale 1 (about 2½ minutes)")
@@ -92,7 +95,7 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 		fmt.Fprint(w, latencyRow("talk (60s)", t.Latency, t.ReqPerSec, ok, notOK))
 	}
 	if len(r.Statuses) > 0 {
-		fmt.Fprintf(w, "  answers: %s\n", statusMix(statusCounts(r)))
+		fmt.Fprintf(w, "  answers: %s\n", statusMix(r.Statuses))
 	}
 	if r.Errors > 0 {
 		fmt.Fprintf(w, "  %d requests got no response at all\n", r.Errors)
@@ -116,18 +119,16 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 		r.Waste.StockSeconds, r.Waste.LeftSeconds, pct(r.Waste.Share))
 	row("", "(%.1f s by the stock service's own in-flight gauge)", r.Waste.GaugeSeconds)
 	if r.Version != "v1" && r.Waste.Cancelled == 0 {
-		row("calls outliving the menu's timeout", "%d (the menu answered %d × 504)", r.Waste.PastDeadline, atoiMap(r.Statuses, "504"))
+		row("calls outliving the menu's timeout", "%d (the menu answered %d × 504)", r.Waste.PastDeadline, r.Statuses[504])
 	}
 	row("peak stock in flight", "%d", r.PeakInFlight)
-	conns := fmt.Sprintf("%d: %.1f per 1000 calls", r.Conns, r.ConnsPer1000)
+	conns := fmt.Sprintf("%d for %d calls", r.Conns, r.Calls)
 	if r.Waste.Cancelled > 0 {
-		conns += fmt.Sprintf(", %.1f per 1000 cancelled calls (%d cancelled)", r.ConnsPer1000C, r.Waste.Cancelled)
+		conns += fmt.Sprintf(": %.1f per 1000 cancelled calls (%d cancelled)", r.ConnsPer1000C, r.Waste.Cancelled)
 	}
 	row("upstream connections opened", "%s", conns)
 	row("peak menu goroutines", "%d", r.PeakGoroutines)
 }
-
-func atoiMap(m map[string]int, k string) int { return m[k] }
 
 // series is one line of a chart: a value over time.
 type series struct {
