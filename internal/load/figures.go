@@ -131,6 +131,5 @@ func gaugeSeconds(samples []Sample) float64 {
 type Sample struct {
 	T          float64 `json:"t_s"`        // seconds since the version's load started
 	InFlight   int64   `json:"in_flight"`  // the stock service's own gauge
-	Conns      int     `json:"conns"`      // upstream connections opened so far
 	Goroutines int     `json:"goroutines"` // the menu's, at the probe's last report
 }

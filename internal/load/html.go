@@ -8,22 +8,20 @@ import (
 )
 
 // renderHTML returns the report as one self-contained HTML page, which
-// loads nothing from anywhere: the charts as inline SVG, then the report
+// loads nothing from anywhere: the chart as inline SVG, then the report
 // as the terminal shows it.
 func renderHTML(r *Report) string {
 	var text bytes.Buffer
 	writeText(&text, r)
-	var charts []template.HTML
-	for _, c := range []*chart{inFlightChart(r), connChart(r)} {
-		if c != nil {
-			charts = append(charts, c.svg(760, 260))
-		}
+	var svg template.HTML
+	if c := inFlightChart(r); c != nil {
+		svg = c.svg(760, 260)
 	}
 	var b bytes.Buffer
 	if err := page.Execute(&b, struct {
-		Charts []template.HTML
-		Text   string
-	}{charts, text.String()}); err != nil {
+		Chart template.HTML
+		Text  string
+	}{svg, text.String()}); err != nil {
 		return "<!doctype html><title>workshop load</title><pre>" + template.HTMLEscapeString(err.Error()) + "</pre>"
 	}
 	return b.String()
@@ -38,27 +36,23 @@ body { font: 15px/1.45 system-ui, sans-serif; max-width: 72rem; margin: 2rem aut
 pre { font-size: 12px; background: #f7fafc; padding: .5rem; overflow-x: auto; }
 </style>
 <h1>Ice Cream Corp load lab</h1>
-{{range .Charts}}<figure>{{.}}</figure>
-{{end}}<pre>{{.Text}}</pre>
+{{with .Chart}}<figure>{{.}}</figure>{{end}}
+<pre>{{.Text}}</pre>
 </html>
 `))
 
-// svg draws the chart as an inline SVG of width × height pixels: one filled
-// area per series, the first behind the others, with axes and a legend.
-// The areas are opaque, as the terminal's are: where a translucent area in
-// front overlapped the one behind, it showed a blend of the two colours,
-// which no legend swatch had.
+// svg draws the chart as an inline SVG of width × height pixels, the areas
+// opaque, as the terminal's are: a translucent one in front would show a
+// blend of two colours, which no legend swatch has.
 func (c *chart) svg(width, height int) template.HTML {
 	const left, right, top, bottom = 56, 16, 28, 44
 	w, h := float64(width-left-right), float64(height-top-bottom)
 	tMax, vMax := c.bounds()
-	vMax = niceCeil(vMax)
 	x := func(t float64) float64 { return left + t/tMax*w }
 	y := func(v float64) float64 { return top + h - v/vMax*h }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" font-family="system-ui, sans-serif" font-size="12">`, width, height, width, height)
-	fmt.Fprintf(&b, `<title>%s</title>`, template.HTMLEscapeString(c.Title))
-	fmt.Fprintf(&b, `<text x="%d" y="16" font-weight="bold">%s</text>`, left, template.HTMLEscapeString(c.Title))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" font-family="system-ui, sans-serif" font-size="12">`, width, height)
+	fmt.Fprintf(&b, `<title>%[1]s</title><text x="%[2]d" y="16" font-weight="bold">%[1]s</text>`, template.HTMLEscapeString(chartTitle), left)
 	for _, f := range []float64{0, 0.5, 1} {
 		fmt.Fprintf(&b, `<line x1="%d" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#e2e8f0"/>`, left, left+w, y(f*vMax), y(f*vMax))
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%.0f</text>`, left-6, y(f*vMax)+4, f*vMax)
@@ -66,38 +60,29 @@ func (c *chart) svg(width, height int) template.HTML {
 	for _, f := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%.1fs</text>`, x(f*tMax), top+h+16, f*tMax)
 	}
+	lx := float64(left) // the legend's next swatch
 	for _, s := range c.Series {
 		if len(s.Points) == 0 {
 			continue
 		}
 		// A gauge holds its value until the next reading: draw steps.
-		var pts strings.Builder
-		fmt.Fprintf(&pts, "%.1f,%.1f", x(s.Points[0][0]), y(0))
+		pts := fmt.Sprintf("%.1f,%.1f", x(s.Points[0][0]), y(0))
 		prev := 0.0
 		for _, p := range s.Points {
-			fmt.Fprintf(&pts, " %.1f,%.1f %.1f,%.1f", x(p[0]), y(prev), x(p[0]), y(p[1]))
+			pts += fmt.Sprintf(" %.1f,%.1f %.1f,%.1f", x(p[0]), y(prev), x(p[0]), y(p[1]))
 			prev = p[1]
 		}
-		last := s.Points[len(s.Points)-1][0]
-		fmt.Fprintf(&pts, " %.1f,%.1f", x(last), y(0))
-		fmt.Fprintf(&b, `<polygon points="%s" fill="%s" stroke="%s" stroke-width="1"><title>%s</title></polygon>`,
-			pts.String(), s.Color, s.Color, template.HTMLEscapeString(s.Name))
-	}
-	for _, m := range c.Marks {
-		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#4a5568" stroke-dasharray="4 3"/>`, x(m), x(m), top, top+h)
-	}
-	fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%.1f" stroke="#4a5568"/><line x1="%d" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#4a5568"/>`,
-		left, left, top, top+h, left, left+w, top+h, top+h)
-	lx := float64(left)
-	for _, s := range c.Series {
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="12" height="12" fill="%s"/><text x="%.1f" y="%.1f">%s</text>`,
-			lx, float64(height)-16, s.Color, lx+16, float64(height)-6, template.HTMLEscapeString(s.Name))
+		pts += fmt.Sprintf(" %.1f,%.1f", x(s.Points[len(s.Points)-1][0]), y(0))
+		fmt.Fprintf(&b, `<polygon points="%s" fill="%s" stroke="%[2]s" stroke-width="1"><title>%s</title></polygon>`, pts, s.Color, s.Name)
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="12" height="12" fill="%s"/><text x="%.1f" y="%d">%s</text>`,
+			lx, height-16, s.Color, lx+16, height-6, s.Name)
 		lx += 24 + 8*float64(len(s.Name))
 	}
-	if c.Note != "" {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#4a5568">%s</text>`, lx+8, float64(height)-6,
-			template.HTMLEscapeString("dashed: the load ended; "+c.Note))
+	if c.End > 0 {
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#4a5568" stroke-dasharray="4 3"/>`, x(c.End), x(c.End), top, top+h)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="#4a5568">dashed: the load ended; %s</text>`, lx+8, height-6, chartNote)
 	}
-	b.WriteString(`</svg>`)
+	fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%.1f" stroke="#4a5568"/>`, left, left, top, top+h)
+	fmt.Fprintf(&b, `<line x1="%d" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#4a5568"/></svg>`, left, left+w, top+h, top+h)
 	return template.HTML(b.String()) //nolint:gosec // built from escaped text and numbers
 }

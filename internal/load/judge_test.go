@@ -110,14 +110,14 @@ func TestMissingServices(t *testing.T) {
 func TestChartLegendColours(t *testing.T) {
 	page := renderHTML(fixedReport())
 	areas := regexp.MustCompile(`<polygon [^>]*fill="([^"]+)"([^>]*)><title>([^<]+)</title>`).FindAllStringSubmatch(page, -1)
-	require.Len(t, areas, 4, "areas: v2 and v3 in flight, v3 and v3-h2c connections")
+	require.Len(t, areas, 2, "areas: v2 and v3 in flight")
 	colour := map[string]string{}
 	for _, a := range areas {
 		assert.NotContains(t, a[2], "opacity", "area %s: a translucent area blends with the one behind it, and then matches no swatch", a[3])
 		colour[a[3]] = a[1]
 	}
 	swatches := regexp.MustCompile(`<rect [^>]*fill="([^"]+)"([^>]*)/><text [^>]*>([^<]+)</text>`).FindAllStringSubmatch(page, -1)
-	require.Len(t, swatches, 4, "legend swatches")
+	require.Len(t, swatches, 2, "legend swatches")
 	for _, sw := range swatches {
 		assert.NotContains(t, sw[2], "opacity", "swatch %s", sw[3])
 		assert.Equal(t, colour[sw[3]], sw[1], "swatch of %s against its area", sw[3])

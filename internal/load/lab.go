@@ -152,7 +152,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	defer menu.stop()
 
 	// Sample the stock service's own in-flight gauge, the connections the
-	// menu opened and its goroutines until the end, and show the progress.
+	// menu's goroutines until the end, and show the progress.
 	client := &http.Client{Transport: &http.Transport{}, Timeout: 5 * time.Second}
 	defer client.CloseIdleConnections()
 	every := min(max(time.Duration(float64(100*time.Millisecond)*s.Scale), 25*time.Millisecond), time.Second)
@@ -173,7 +173,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 			if vars, err := readStockVars(sampleCtx, client, stock.addr); err == nil {
 				mu.Lock()
 				samples = append(samples, Sample{T: time.Since(origin).Seconds(), InFlight: vars.Stock.InFlight,
-					Conns: px.connCount(), Goroutines: int(menu.goroutines.Load())})
+					Goroutines: int(menu.goroutines.Load())})
 				mu.Unlock()
 				p.update(fmt.Sprintf("%-13s %s %5.1fs  %6d requests sent  stock in flight %4d",
 					v.Name, phase.Load(), time.Since(origin).Seconds(), issued.Load(), vars.Stock.InFlight))

@@ -40,10 +40,6 @@ func writeText(w io.Writer, r *Report) {
 		fmt.Fprintln(w)
 		fmt.Fprint(w, chart.text(64, 12))
 	}
-	if chart := connChart(r); chart != nil {
-		fmt.Fprintln(w)
-		fmt.Fprint(w, chart.text(64, 8))
-	}
 	if len(r.Goals) > 0 {
 		fmt.Fprintf(w, "\nGoals (stated on 2 cores; this run: -scale %g, %d CPUs)\n", s.Scale, s.CPUs)
 		atScale1 := false
@@ -130,116 +126,93 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 	row("peak menu goroutines", "%d", r.PeakGoroutines)
 }
 
-// series is one line of a chart: a value over time.
+// series is one version's in-flight gauge over time, for the chart.
 type series struct {
 	Name   string
 	Glyph  rune
-	Color  string // for the HTML report
-	Points [][2]float64
+	Color  string       // in the HTML report
+	Points [][2]float64 // seconds since the load began, requests in flight
 }
 
-// chart is a time chart of one or more series, drawn as areas, the first
-// series behind the others.
+// chart is the stock service's requests in flight under v2 and v3, drawn as
+// areas, v3 in front, and the end of v2's load marked (End: 0 when v2 was
+// not measured).
 type chart struct {
-	Title  string
-	YLabel string
 	Series []series
-	Marks  []float64 // times to mark, such as the end of the load
-	Note   string
+	End    float64
 }
+
+const (
+	chartTitle = "The stock service's requests in flight (its own gauge), from the start of the load"
+	chartNote  = "after the load, what is left of v2 is work for callers who had gone"
+)
 
 func inFlightChart(r *Report) *chart {
-	var ss []series
-	for _, v := range []struct {
-		name  string
-		glyph rune
-		color string
-	}{{"v2", '░', "#d9822b"}, {"v3", '█', "#2b6cb0"}} {
-		res := r.result(v.name)
+	c := &chart{}
+	for _, v := range []series{{Name: "v2", Glyph: '░', Color: "#d9822b"}, {Name: "v3", Glyph: '█', Color: "#2b6cb0"}} {
+		res := r.result(v.Name)
 		if res == nil {
 			continue
 		}
-		s := series{Name: v.name, Glyph: v.glyph, Color: v.color}
 		for _, smp := range res.Samples {
-			s.Points = append(s.Points, [2]float64{smp.T, float64(smp.InFlight)})
+			v.Points = append(v.Points, [2]float64{smp.T, float64(smp.InFlight)})
 		}
-		ss = append(ss, s)
+		if v.Name == "v2" {
+			c.End = res.LoadEnd
+		}
+		c.Series = append(c.Series, v)
 	}
-	if len(ss) == 0 {
+	if len(c.Series) == 0 {
 		return nil
-	}
-	c := &chart{Title: "The stock service's requests in flight (its own gauge), from the start of the load", YLabel: "in flight", Series: ss}
-	if res := r.result("v2"); res != nil {
-		c.Marks = append(c.Marks, res.LoadEnd)
-		c.Note = "after the load, what is left of v2 is work for callers who had gone"
 	}
 	return c
 }
 
-func connChart(r *Report) *chart {
-	var ss []series
-	for _, v := range []struct {
-		name  string
-		glyph rune
-		color string
-	}{{"v3", '░', "#2b6cb0"}, {"v3-h2c", '█', "#2f855a"}} {
-		res := r.result(v.name)
-		if res == nil {
-			continue
-		}
-		// The name says the total: h2c's handful would not show otherwise.
-		s := series{Name: fmt.Sprintf("%s: %d", v.name, res.Conns), Glyph: v.glyph, Color: v.color}
-		for _, smp := range res.Samples {
-			s.Points = append(s.Points, [2]float64{smp.T, float64(smp.Conns)})
-		}
-		ss = append(ss, s)
-	}
-	if len(ss) < 2 {
-		return nil
-	}
-	return &chart{Title: "Connections the menu opened to the stock service, v3 over HTTP/1.1 and over h2c", YLabel: "connections", Series: ss}
-}
-
-// bounds is the chart's largest time and value.
+// bounds is the chart's largest time, and its largest value rounded up to
+// 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten.
 func (c *chart) bounds() (tMax, vMax float64) {
 	for _, s := range c.Series {
 		for _, p := range s.Points {
 			tMax, vMax = max(tMax, p[0]), max(vMax, p[1])
 		}
 	}
-	return max(tMax, 1e-9), max(vMax, 1)
+	return max(tMax, 1e-9), niceCeil(max(vMax, 1))
+}
+
+func niceCeil(v float64) float64 {
+	if v <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 // columns resamples s into n columns over [0, tMax]: each column holds the
 // largest value of the points that fall in it, or the last value before it
-// if none does (a gauge holds its value between readings).
+// if none does (a gauge holds its value between readings), and 0 past the
+// last reading.
 func (s series) columns(n int, tMax float64) []float64 {
 	cols := make([]float64, n)
 	filled := make([]bool, n)
 	for _, p := range s.Points {
-		i := min(int(p[0]/tMax*float64(n)), n-1)
-		if i < 0 {
-			continue
-		}
-		if !filled[i] || p[1] > cols[i] {
+		if i := min(int(p[0]/tMax*float64(n)), n-1); i >= 0 && (!filled[i] || p[1] > cols[i]) {
 			cols[i], filled[i] = p[1], true
 		}
 	}
 	last := 0.0
 	for i := range cols {
-		if filled[i] {
+		switch {
+		case filled[i]:
 			last = cols[i]
-		} else {
+		case len(s.Points) > 0 && float64(i)/float64(n)*tMax > s.Points[len(s.Points)-1][0]:
+			cols[i] = 0
+		default:
 			cols[i] = last
-		}
-	}
-	// Past the last reading there is nothing to hold.
-	if len(s.Points) > 0 {
-		end := s.Points[len(s.Points)-1][0]
-		for i := range cols {
-			if float64(i)/float64(n)*tMax > end {
-				cols[i] = 0
-			}
 		}
 	}
 	return cols
@@ -248,7 +221,6 @@ func (s series) columns(n int, tMax float64) []float64 {
 // text draws the chart in width columns and height rows of characters.
 func (c *chart) text(width, height int) string {
 	tMax, vMax := c.bounds()
-	vMax = niceCeil(vMax)
 	grid := make([][]rune, height)
 	for i := range grid {
 		grid[i] = []rune(strings.Repeat(" ", width))
@@ -258,24 +230,22 @@ func (c *chart) text(width, height int) string {
 			// A cell is filled when the value reaches its middle; a value
 			// above zero shows at least a sliver on the bottom row.
 			cells := int(math.Round(v / vMax * float64(height)))
-			if v > 0 && cells == 0 {
-				cells = 1
+			if v > 0 {
+				cells = max(cells, 1)
 			}
 			for y := 0; y < cells && y < height; y++ {
 				grid[height-1-y][x] = s.Glyph
 			}
 		}
 	}
-	for _, m := range c.Marks {
-		x := min(int(m/tMax*float64(width)), width-1)
-		for y := range grid {
-			if grid[y][x] == ' ' {
-				grid[y][x] = '|'
-			}
+	end := min(int(c.End/tMax*float64(width)), width-1)
+	for y := range grid {
+		if c.End > 0 && grid[y][end] == ' ' {
+			grid[y][end] = '|'
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", c.Title)
+	fmt.Fprintln(&b, chartTitle)
 	for y, row := range grid {
 		label := ""
 		switch y {
@@ -287,21 +257,15 @@ func (c *chart) text(width, height int) string {
 		fmt.Fprintf(&b, "%7s ┤%s\n", label, string(row))
 	}
 	fmt.Fprintf(&b, "%7s └%s\n", "0", strings.Repeat("─", width))
-	right := fmt.Sprintf("%.1fs", tMax)
-	mid := fmt.Sprintf("%.1fs", tMax/2)
-	axis := []rune(strings.Repeat(" ", width+len(right)))
-	copy(axis, []rune("0s"))
-	copy(axis[width/2-len(mid)/2:], []rune(mid))
-	copy(axis[width-len(right)+1:], []rune(right))
-	fmt.Fprintf(&b, "%7s  %s\n", "", strings.TrimRight(string(axis), " "))
-	for _, m := range c.Marks {
-		x := min(int(m/tMax*float64(width)), width-1)
-		label := fmt.Sprintf("↑ load ended at %.1fs", m)
-		if x+len([]rune(label)) > width+8 {
-			label = fmt.Sprintf("load ended at %.1fs ↑", m)
-			x -= len([]rune(label)) - 1
+	mid, right := fmt.Sprintf("%.1fs", tMax/2), fmt.Sprintf("%.1fs", tMax)
+	fmt.Fprintf(&b, "%7s  %-*s%s%*s\n", "", width/2-len(mid)/2, "0s", mid, width-width/2+len(mid)/2-len(mid)+1, right)
+	if c.End > 0 {
+		label := fmt.Sprintf("↑ load ended at %.1fs", c.End)
+		if end+len([]rune(label)) > width+8 {
+			label = fmt.Sprintf("load ended at %.1fs ↑", c.End)
+			end -= len([]rune(label)) - 1
 		}
-		fmt.Fprintf(&b, "%7s  %s%s\n", "", strings.Repeat(" ", max(x, 0)), label)
+		fmt.Fprintf(&b, "%7s  %s%s\n", "", strings.Repeat(" ", max(end, 0)), label)
 	}
 	var legend []string
 	for _, s := range c.Series {
@@ -309,26 +273,11 @@ func (c *chart) text(width, height int) string {
 	}
 	fmt.Fprintf(&b, "%7s  %s", "", strings.Join(legend, "   "))
 	if len(c.Series) > 1 {
-		fmt.Fprintf(&b, "   (%s in front)", c.Series[len(c.Series)-1].Name)
+		fmt.Fprint(&b, "   (v3 in front)")
+	}
+	if c.End > 0 {
+		fmt.Fprintf(&b, "\n%7s  %s", "", chartNote)
 	}
 	fmt.Fprintln(&b)
-	if c.Note != "" {
-		fmt.Fprintf(&b, "%7s  %s\n", "", c.Note)
-	}
 	return b.String()
-}
-
-// niceCeil rounds v up to a round number: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6
-// or 8 times a power of ten.
-func niceCeil(v float64) float64 {
-	if v <= 0 {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
-		if m*p >= v {
-			return m * p
-		}
-	}
-	return 10 * p
 }

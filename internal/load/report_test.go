@@ -35,8 +35,8 @@ func fixedReport() *Report {
 		Waste: Waste{Cancelled: 1800}, Conns: 4, ConnsPer1000C: 2.2}
 	for i := range 51 {
 		t := float64(i) / 10
-		v3.Samples = append(v3.Samples, Sample{T: t, InFlight: 100, Conns: int(t * 340)})
-		h2.Samples = append(h2.Samples, Sample{T: t, InFlight: 100, Conns: 4})
+		v3.Samples = append(v3.Samples, Sample{T: t, InFlight: 100})
+		h2.Samples = append(h2.Samples, Sample{T: t, InFlight: 100})
 	}
 	r := &Report{Setup: s, Build: 3, Total: 30, Results: []*Result{v2, v3, h2}}
 	r.Goals = goals(r)
@@ -99,9 +99,9 @@ func TestRenderHTML(t *testing.T) {
 
 	t.Run("is a page with the charts as inline SVG, then the text report", func(t *testing.T) {
 		assert.True(t, strings.HasPrefix(page, "<!doctype html>"), "the page starts %q", page[:min(40, len(page))])
-		assert.Equal(t, 2, strings.Count(page, "<svg "), "two charts: in flight (v2, v3) and connections (v3, v3-h2c)")
+		assert.Equal(t, 1, strings.Count(page, "<svg "), "the chart of v2 and v3's stock requests in flight")
 		assert.Equal(t, strings.Count(page, "<svg "), strings.Count(page, "</svg>"), "every svg is closed")
-		assert.Equal(t, 4, strings.Count(page, "<polygon "), "one area per series")
+		assert.Equal(t, 2, strings.Count(page, "<polygon "), "one area per version")
 		assert.Regexp(t, `talk \(60s\)\s+253ms\s+1004ms`, page, "the talk's v2 figures")
 		assert.Contains(t, page, "405.0 s (81.0 %)", "v2's waste")
 		assert.Contains(t, page, "1800 (the menu answered 1800 × 504)", "v2's calls past the deadline beside its 504s")
