@@ -108,7 +108,7 @@ func crossChecks(r *Report) []string {
 		}
 		if bad > 0 && 100*bad > n {
 			warns = append(warns, fmt.Sprintf("%s: %d of %d answers were %s; a finished %s answers only %s — these figures are not %s's",
-				res.Version, bad, n, statusMix(odd), res.Version, strings.Trim(fmt.Sprint(want), "[]"), res.Version))
+				res.Version, bad, n, statusMix(odd), res.Version, strings.ReplaceAll(strings.Trim(fmt.Sprint(want), "[]"), " ", ", "), res.Version))
 		}
 		if res.Version == "v1" || res.Waste.Cancelled > 0 || res.Requests == 0 {
 			continue
