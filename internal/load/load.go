@@ -9,7 +9,7 @@
 // -duration, waits for the stock service to finish what it still holds, and
 // stops everything it started. Then it prints the talk's table for each
 // version beside the talk's own figures, what happened behind the menu, and
-// charts of the stock service's in-flight requests and of connections.
+// a chart of the stock service's in-flight requests.
 package load
 
 import (
@@ -102,7 +102,7 @@ func parseFlags(args []string, stderr io.Writer) (s Setup, jsonOut bool, htmlFil
 
 Starts the stock service and each menu version on loopback, loads each menu
 with 100 connections (hey's requester), and prints the talk's table beside
-the talk's figures, what happened behind the menu, and charts. The default
+the talk's figures, what happened behind the menu, and a chart. The default
 run takes under a minute; -scale 1 -duration 60s is the talk's own setup.
 
 `)
@@ -114,7 +114,7 @@ run takes under a minute; -scale 1 -duration 60s is the talk's own setup.
 	list := flags.String("versions", strings.Join(versionNames(), ","), "comma-separated `list` of versions to measure")
 	own := flags.Bool("own", false, "measure your own steps (01-stock-service, 02-menu-v1, …) instead of the solutions")
 	flags.BoolVar(&jsonOut, "json", false, "print every figure as JSON instead of tables")
-	flags.StringVar(&htmlFile, "html", "", "also write a self-contained HTML report, charts included, to `file`")
+	flags.StringVar(&htmlFile, "html", "", "also write a self-contained HTML report, its chart as SVG, to `file`")
 	if err = flags.Parse(args); err != nil {
 		return
 	}

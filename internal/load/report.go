@@ -22,7 +22,7 @@ func ms(v float64) string {
 
 func pct(share float64) string { return fmt.Sprintf("%.1f %%", 100*share) }
 
-// writeText prints the report as tables and charts for a terminal.
+// writeText prints the report as tables and a chart for a terminal.
 func writeText(w io.Writer, r *Report) {
 	s := r.Setup
 	fmt.Fprintf(w, "\nIce Cream Corp load lab — %d connections, %v per version, -scale %g: menu timeout %v, stock delay 0–%v\n",
