@@ -45,17 +45,30 @@ func startService(ctx context.Context, name, bin string, args ...string) (*servi
 	}
 	cmd.WaitDelay = 3 * time.Second
 	cmd.Env = append(os.Environ(), probeEnv+"=50")
-	out, w := io.Pipe()
-	cmd.Stdout, cmd.Stderr = w, w // exec copies both into w; Wait waits for the copies
-	if err := cmd.Start(); err != nil {
+	// One pipe for stdout and stderr, read here: no copying goroutine in
+	// between, which on a busy machine delays the lab's proxy.
+	out, w, err := os.Pipe()
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	err = cmd.Start()
+	w.Close() // the service has its own copy: out ends when it exits
+	if err != nil {
+		out.Close()
 		cancel()
 		return nil, err
 	}
 	s := &service{cancel: cancel, exited: make(chan struct{})}
 	addr, read := make(chan string, 1), make(chan struct{})
-	go func() { s.read(out, addr); close(read) }()
 	go func() {
-		w.CloseWithError(cmd.Wait()) // an interrupted service may exit 1: its tail says why
+		s.read(out, addr)
+		out.Close()
+		close(read)
+	}()
+	go func() {
+		cmd.Wait() //nolint:errcheck // an interrupted service may exit 1: its tail says why
 		<-read
 		close(s.exited)
 	}()
