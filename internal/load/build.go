@@ -1,42 +1,26 @@
 package load
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/launch"
 )
 
-// module is the workshop's module path, how findRoot knows its go.mod.
-const module = "github.com/icecreamcorp/go-cancellation-workshop"
-
-// findRoot returns the repository's root: the nearest directory at or above
-// dir whose go.mod declares the workshop's module.
-func findRoot(dir string) (string, error) {
-	for d := dir; ; {
-		if f, err := os.Open(filepath.Join(d, "go.mod")); err == nil {
-			sc := bufio.NewScanner(f)
-			sc.Scan()
-			f.Close()
-			if strings.TrimSpace(sc.Text()) == "module "+module {
-				return d, nil
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", fmt.Errorf("no go.mod of %s at or above %s: run the lab inside the workshop's repository", module, dir)
-		}
-		d = parent
+// findRoot returns the repository's root: the folder of the go.mod the go
+// command finds from the working folder.
+func findRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	gomod := strings.TrimSpace(string(out))
+	if err != nil || gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("no go.mod at or above the working folder (go env GOMOD: %q, %v): run the lab inside the workshop's repository", gomod, err)
 	}
+	return filepath.Dir(gomod), nil
 }
 
 // probeFile is compiled into every service the lab builds, with go build's
@@ -108,7 +92,7 @@ func build(ctx context.Context, root, dir string, pkgs []string) (map[string]str
 	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), js, 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, launch.GoCommand(), args...)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -117,11 +101,6 @@ func build(ctx context.Context, root, dir string, pkgs []string) (map[string]str
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out.String())
-	}
-	for _, bin := range bins {
-		if _, err := os.Stat(bin); err != nil {
-			return nil, errors.Join(fmt.Errorf("go build wrote no %s", bin), err)
-		}
 	}
 	return bins, nil
 }

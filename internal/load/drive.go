@@ -41,9 +41,6 @@ func maxRequests(conns int, d time.Duration) int {
 // to their end. issued counts the requests sent so far, for the progress
 // line. If ctx ends, requests in flight are cancelled and drive returns early.
 func drive(ctx context.Context, url string, conns int, d time.Duration, issued *atomic.Int64) (heyRun, error) {
-	if _, err := http.NewRequest(http.MethodGet, url, nil); err != nil {
-		return heyRun{}, err
-	}
 	var out bytes.Buffer
 	n := maxRequests(conns, d)
 	w := &requester.Work{

@@ -127,27 +127,9 @@ func gaugeSeconds(samples []Sample) float64 {
 	return sum
 }
 
-// per1000 is n per 1000 of of, or 0 when of is 0.
-func per1000(n, of int) float64 {
-	if of == 0 {
-		return 0
-	}
-	return 1000 * float64(n) / float64(of)
-}
-
 // Sample is one reading of the system while a version runs.
 type Sample struct {
 	T          float64 `json:"t_s"`        // seconds since the version's load started
 	InFlight   int64   `json:"in_flight"`  // the stock service's own gauge
-	Conns      int     `json:"conns"`      // upstream connections opened so far
 	Goroutines int     `json:"goroutines"` // the menu's, at the probe's last report
-}
-
-// peak is the largest value f takes over samples.
-func peak[T int | int64](samples []Sample, f func(Sample) T) T {
-	var p T
-	for _, s := range samples {
-		p = max(p, f(s))
-	}
-	return p
 }

@@ -136,8 +136,11 @@ func builtSolutions(t *testing.T) map[string]string {
 		if solutions.err != nil {
 			return
 		}
-		s := tinySetup(versionNames()...)
-		solutions.bins, solutions.err = buildServices(context.Background(), s, solutions.dir, newProgress(io.Discard))
+		var root string
+		var pkgs []string
+		if root, pkgs, solutions.err = services(context.Background(), tinySetup(versionNames()...)); solutions.err == nil {
+			solutions.bins, solutions.err = buildAll(context.Background(), root, pkgs, solutions.dir, newProgress(io.Discard))
+		}
 	})
 	require.NoError(t, solutions.err, "building the solutions' services")
 	return solutions.bins

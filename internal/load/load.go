@@ -1,5 +1,6 @@
-// Package load is the load-test lab behind `go tool workshop load`: the
-// talk's load tests in one command, and what the talk could not see.
+// Package load is the load-test lab, `go tool lab` (which `go tool workshop
+// load` runs): the talk's load tests in one command, and what the talk could
+// not see.
 //
 // It builds the stock service and the menus (the solutions, or with -own the
 // learner's steps) in one `go build`, and for each version starts a stock
@@ -8,7 +9,7 @@
 // -duration, waits for the stock service to finish what it still holds, and
 // stops everything it started. Then it prints the talk's table for each
 // version beside the talk's own figures, what happened behind the menu, and
-// a chart of the stock service's in-flight requests over time.
+// a chart of the stock service's in-flight requests.
 package load
 
 import (
@@ -18,20 +19,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
-// Main runs the lab with the command-line arguments that follow "load" and
-// returns the process's exit code: 0 done, 1 a failure or a figure that does
-// not hold together (crossChecks: printed as a warning), 2 a usage error,
-// 128+N stopped by signal N (Ctrl-C, SIGTERM or SIGHUP: stopSignals).
+// Main runs the lab with its command-line arguments and returns the
+// process's exit code: 0 done, 1 a failure or a figure that does not hold
+// together (crossChecks: printed as a warning), 2 a usage error, 128+N
+// stopped by signal N (Ctrl-C, SIGTERM or SIGHUP: onStopSignal).
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s, jsonOut, htmlFile, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -43,17 +44,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := onStopSignal(ctx)
 	defer stop()
-	report, err := lab(ctx, s, stderr)
-	if err != nil {
-		if ctx.Err() != nil {
-			var sig signalled
-			if errors.As(context.Cause(ctx), &sig) {
-				fmt.Fprintf(stderr, "\nworkshop load: %v; everything it started is stopped and its files removed\n", sig)
-				return sig.exitCode()
-			}
-			fmt.Fprintln(stderr, "\nworkshop load: interrupted; everything it started is stopped and its files removed")
-			return 1
-		}
+	report, err := lab(ctx, s, newProgress(stderr))
+	var sig signalled
+	switch {
+	case errors.As(context.Cause(ctx), &sig):
+		fmt.Fprintf(stderr, "\nworkshop load: stopped by signal %d (%v); everything it started is stopped and its files removed\n", sig.sig, sig.sig)
+		return 128 + int(sig.sig)
+	case err != nil:
 		fmt.Fprintln(stderr, "\nworkshop load:", err)
 		return 1
 	}
@@ -62,28 +59,28 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // finish prints a report as text or JSON, writes its HTML file if asked,
 // and returns the exit code: 1 when its figures do not hold together.
-func finish(report *Report, jsonOut bool, htmlFile string, stdout, stderr io.Writer) int {
+func finish(r *Report, jsonOut bool, htmlFile string, stdout, stderr io.Writer) int {
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
+		if err := enc.Encode(r); err != nil {
 			fmt.Fprintln(stderr, "workshop load:", err)
 			return 1
 		}
-		for _, w := range report.Warnings {
+		for _, w := range r.Warnings {
 			fmt.Fprintln(stderr, "workshop load: warning:", w)
 		}
 	} else {
-		writeText(stdout, report)
+		writeText(stdout, r)
 	}
 	if htmlFile != "" {
-		if err := os.WriteFile(htmlFile, []byte(renderHTML(report)), 0o644); err != nil {
+		if err := os.WriteFile(htmlFile, []byte(renderHTML(r)), 0o644); err != nil {
 			fmt.Fprintln(stderr, "workshop load:", err)
 			return 1
 		}
 		fmt.Fprintf(stderr, "workshop load: wrote %s\n", htmlFile)
 	}
-	if len(report.Warnings) > 0 {
+	if len(r.Warnings) > 0 {
 		return 1
 	}
 	return 0
@@ -101,13 +98,12 @@ func parseFlags(args []string, stderr io.Writer) (s Setup, jsonOut bool, htmlFil
 	flags := flag.NewFlagSet("workshop load", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
-		fmt.Fprintf(stderr, `usage: go tool workshop load [flags]
+		fmt.Fprint(stderr, `usage: go tool workshop load [flags]
 
 Starts the stock service and each menu version on loopback, loads each menu
 with 100 connections (hey's requester), and prints the talk's table beside
-the talk's figures, what happened behind the menu, and a chart of the stock
-service's in-flight requests. The default run takes under a minute;
--scale 1 -duration 60s is the talk's own setup.
+the talk's figures, what happened behind the menu, and a chart. The default
+run takes under a minute; -scale 1 -duration 60s is the talk's own setup.
 
 `)
 		flags.PrintDefaults()
@@ -118,33 +114,24 @@ service's in-flight requests. The default run takes under a minute;
 	list := flags.String("versions", strings.Join(versionNames(), ","), "comma-separated `list` of versions to measure")
 	own := flags.Bool("own", false, "measure your own steps (01-stock-service, 02-menu-v1, …) instead of the solutions")
 	flags.BoolVar(&jsonOut, "json", false, "print every figure as JSON instead of tables")
-	flags.StringVar(&htmlFile, "html", "", "also write a self-contained HTML report, charts included, to `file`")
+	flags.StringVar(&htmlFile, "html", "", "also write a self-contained HTML report, its chart as SVG, to `file`")
 	if err = flags.Parse(args); err != nil {
 		return
 	}
-	if flags.NArg() > 0 {
-		return s, false, "", fmt.Errorf("unexpected argument %q (flags only; -h lists them)", flags.Arg(0))
-	}
-	if *scale <= 0 || *scale > 10 {
-		return s, false, "", fmt.Errorf("-scale %v: want more than 0 and at most 10", *scale)
-	}
-	if *conns < 1 {
-		return s, false, "", fmt.Errorf("-c %d: want at least 1 connection", *conns)
-	}
-	s = Setup{
-		Scale:    *scale,
-		Timeout:  time.Duration(float64(time.Second) * *scale),
-		MaxDelay: time.Duration(float64(10*time.Second) * *scale),
-		Duration: *duration,
-		Conns:    *conns,
-		Own:      *own,
-		CPUs:     runtime.NumCPU(),
-		GoVer:    runtime.Version(),
-	}
+	scaled := func(d time.Duration) time.Duration { return time.Duration(float64(d) * *scale) }
+	s = Setup{Scale: *scale, Timeout: scaled(time.Second), MaxDelay: scaled(10 * time.Second), Duration: *duration,
+		Conns: *conns, Own: *own, CPUs: runtime.NumCPU(), GoVer: runtime.Version()}
 	if s.Duration == 0 {
-		s.Duration = time.Duration(float64(20*time.Second) * *scale)
+		s.Duration = scaled(20 * time.Second)
 	}
-	if s.Duration < 0 {
+	switch {
+	case flags.NArg() > 0:
+		return s, false, "", fmt.Errorf("unexpected argument %q (flags only; -h lists them)", flags.Arg(0))
+	case *scale <= 0 || *scale > 10:
+		return s, false, "", fmt.Errorf("-scale %v: want more than 0 and at most 10", *scale)
+	case *conns < 1:
+		return s, false, "", fmt.Errorf("-c %d: want at least 1 connection", *conns)
+	case s.Duration < 0:
 		return s, false, "", fmt.Errorf("-duration %v: must be positive", s.Duration)
 	}
 	for name := range strings.SplitSeq(*list, ",") {
@@ -162,8 +149,7 @@ service's in-flight requests. The default run takes under a minute;
 // Report is everything a run of the lab measured: what -json prints.
 type Report struct {
 	Setup    Setup     `json:"setup"`
-	Checked  float64   `json:"steps_checked_s,omitempty"` // -own: asking the runner which steps are finished
-	Build    float64   `json:"build_s"`
+	Build    float64   `json:"build_s"` // with -own, checking the steps' tests too
 	Total    float64   `json:"total_s"`
 	Results  []*Result `json:"results"`
 	Goals    []Goal    `json:"goals"`
@@ -172,68 +158,44 @@ type Report struct {
 }
 
 // lab builds the services, measures each version in turn and returns the
-// report. Progress goes to progressOut.
-func lab(ctx context.Context, s Setup, progressOut io.Writer) (*Report, error) {
+// report.
+func lab(ctx context.Context, s Setup, p *progressWriter) (*Report, error) {
 	began := time.Now()
-	root, pkgs, err := services(s)
+	root, pkgs, err := services(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	p := newProgress(progressOut)
-	var checked time.Duration // checking -own's steps, apart from building them
 	if s.Own {
-		if s.Unfinished, err = unfinishedSteps(ctx, root, pkgs, p); err != nil {
-			return nil, err
+		p.line("running your steps' tests (go test " + strings.Join(pkgs, " ") + ") …")
+		if s.Unfinished, err = ownProgress(ctx, root, pkgs); err != nil {
+			return nil, fmt.Errorf("running your steps' tests: %w", err)
 		}
-		checked = time.Since(began)
+		if len(s.Unfinished) == 0 {
+			p.done("every test of " + strings.Join(pkgs, ", ") + " passes")
+		}
+		for _, dir := range pkgs {
+			if why, ok := s.Unfinished[dir]; ok {
+				p.done(dir + ": " + why)
+			}
+		}
 	}
 	tmp, err := os.MkdirTemp("", "workshop-load-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	bins, err := buildAll(ctx, s, tmp, p)
+	bins, err := buildAll(ctx, root, pkgs, tmp, p)
 	if err != nil {
 		return nil, err
 	}
-	r, err := measureAll(ctx, s, bins, p, began)
-	if r != nil {
-		r.Checked = checked.Seconds()
-		r.Build -= r.Checked
-	}
-	return r, err
+	return measureAll(ctx, s, bins, p, began)
 }
-
-// unfinishedSteps names the step folders pkgs (-own) whose tasks do not
-// all pass, and says so as the run begins: the figures measured are not
-// the versions' they are named after.
-func unfinishedSteps(ctx context.Context, root string, pkgs []string, p *progressWriter) (map[string]string, error) {
-	p.line("checking which of your steps are finished …")
-	unfinished, err := ownProgress(ctx, root, pkgs, func(msg string) { p.line("… " + msg) })
-	if err != nil {
-		return nil, fmt.Errorf("checking your steps' tasks: %w", err)
-	}
-	if len(unfinished) == 0 {
-		p.done("every task of " + strings.Join(pkgs, ", ") + " passes")
-	}
-	for _, dir := range slices.Sorted(maps.Keys(unfinished)) {
-		p.done(dir + ": " + unfinished[dir])
-	}
-	return unfinished, nil
-}
-
-// buildAll is buildServices; a test of the lab's signals swaps in a fake.
-var buildAll = buildServices
 
 // services returns the repository's root and the packages s measures, as
 // folders relative to it: solutions/01-stock-service, … or with -own
 // 01-stock-service, …; an error, naming the fix, when one is missing.
-func services(s Setup) (root string, pkgs []string, err error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", nil, err
-	}
-	if root, err = findRoot(wd); err != nil {
+func services(ctx context.Context, s Setup) (root string, pkgs []string, err error) {
+	if root, err = findRoot(ctx); err != nil {
 		return "", nil, err
 	}
 	pkgs = servicePkgs(s)
@@ -260,25 +222,22 @@ func servicePkgs(s Setup) []string {
 // undeclared") on a folder that is not there.
 func present(root string, pkgs []string, own bool) error {
 	for _, pkg := range pkgs {
-		if files, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pkg), "*.go")); len(files) > 0 {
+		dir := filepath.Join(root, filepath.FromSlash(pkg))
+		if files, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(files) > 0 {
 			continue
 		}
 		if own {
-			return fmt.Errorf("no Go files in %s: -own measures your step folders at the repository's root (%s)", filepath.Join(root, filepath.FromSlash(pkg)), strings.Join(pkgs, ", "))
+			return fmt.Errorf("no Go files in %s: -own measures your step folders at the repository's root (%s)", dir, strings.Join(pkgs, ", "))
 		}
-		return fmt.Errorf("no %s in this clone: the lab measures the solutions; to measure your own steps instead: go tool workshop load -own", filepath.Join(root, filepath.FromSlash(pkg)))
+		return fmt.Errorf("no %s in this clone: the lab measures the solutions; to measure your own steps instead: go tool workshop load -own", dir)
 	}
 	return nil
 }
 
-// buildServices builds the stock service and the menus s needs into dir,
-// and returns the binaries by step folder.
-func buildServices(ctx context.Context, s Setup, dir string, p *progressWriter) (map[string]string, error) {
+// buildAll builds the packages pkgs of root into dir and returns the
+// binaries by step folder; a test of the lab's signals swaps in a fake.
+var buildAll = func(ctx context.Context, root string, pkgs []string, dir string, p *progressWriter) (map[string]string, error) {
 	began := time.Now()
-	root, pkgs, err := services(s)
-	if err != nil {
-		return nil, err
-	}
 	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
 	built, err := build(ctx, root, dir, pkgs)
 	if err != nil {
@@ -300,11 +259,15 @@ func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progres
 		if !slices.Contains(s.Versions, v.Name) {
 			continue
 		}
-		res, err := measure(ctx, s, v, bins, p.show)
+		res, err := measure(ctx, s, v, bins, p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.Name, err)
 		}
-		res.Unfinished = s.unfinished(v)
+		for _, dir := range []string{stockDir, v.Dir} {
+			if why, ok := s.Unfinished[dir]; ok {
+				res.Unfinished = append(res.Unfinished, dir+": "+why)
+			}
+		}
 		p.done(fmt.Sprintf("%-13s %6d requests, %6.1f req/s, p99 %s; stock in flight peaked at %d",
 			v.Name, res.Requests, res.ReqPerSec, ms(res.Latency.P99), res.PeakInFlight))
 		r.Results = append(r.Results, res)
@@ -317,53 +280,41 @@ func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progres
 }
 
 // progressWriter shows progress on a terminal as one line rewritten in
-// place, and elsewhere as a line per phase.
+// place, elsewhere as a line per phase.
 type progressWriter struct {
+	mu       sync.Mutex
 	w        io.Writer
 	terminal bool
-	last     string // the phase shown last, off a terminal
 }
 
 func newProgress(w io.Writer) *progressWriter {
-	f, ok := w.(*os.File)
-	terminal := false
-	if ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			terminal = true
-		}
+	p := &progressWriter{w: w}
+	if f, ok := w.(*os.File); ok {
+		fi, err := f.Stat()
+		p.terminal = err == nil && fi.Mode()&os.ModeCharDevice != 0
 	}
-	return &progressWriter{w: w, terminal: terminal}
+	return p
 }
 
-func (p *progressWriter) line(s string) {
+// line shows s until the next line; off a terminal, it prints it.
+func (p *progressWriter) line(s string) { p.write(s, "") }
+
+// done prints s to stay.
+func (p *progressWriter) done(s string) { p.write(s, "\n") }
+
+// update shows s on a terminal only: figures that change as the load runs.
+func (p *progressWriter) update(s string) {
 	if p.terminal {
-		fmt.Fprintf(p.w, "\r\033[K%s", s)
+		p.write(s, "")
+	}
+}
+
+func (p *progressWriter) write(s, end string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r\033[K%s%s", s, end)
 	} else {
 		fmt.Fprintln(p.w, s)
 	}
-}
-
-func (p *progressWriter) done(s string) {
-	if p.terminal {
-		fmt.Fprintf(p.w, "\r\033[K%s\n", s)
-	} else {
-		fmt.Fprintln(p.w, s)
-	}
-	p.last = ""
-}
-
-func (p *progressWriter) show(version, phase string, elapsed, of time.Duration, requests, inFlight int64) {
-	what := "loading"
-	if phase == "drain" {
-		what = "waiting for the stock service to finish"
-	}
-	if !p.terminal {
-		if p.last != version+phase {
-			p.last = version + phase
-			fmt.Fprintf(p.w, "%-13s %s (at most %v)\n", version, what, of.Round(time.Millisecond))
-		}
-		return
-	}
-	fmt.Fprintf(p.w, "\r\033[K%-13s %s %4.1fs/%.1fs  %6d requests sent  stock in flight %4d",
-		version, what, elapsed.Seconds(), of.Seconds(), requests, inFlight)
 }

@@ -148,12 +148,6 @@ func (p *proxy) snapshot() (calls []call, conns, inFlight int) {
 	return append([]call(nil), p.calls...), p.conns, p.inFlight
 }
 
-func (p *proxy) connCount() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.conns
-}
-
 // close stops the proxy at once: the menu using it is already stopped.
 func (p *proxy) close() {
 	p.srv.Close()

@@ -22,16 +22,16 @@ func ms(v float64) string {
 
 func pct(share float64) string { return fmt.Sprintf("%.1f %%", 100*share) }
 
-// writeText prints the report as tables and charts for a terminal.
+// writeText prints the report as tables and a chart for a terminal.
 func writeText(w io.Writer, r *Report) {
 	s := r.Setup
 	fmt.Fprintf(w, "\nIce Cream Corp load lab — %d connections, %v per version, -scale %g: menu timeout %v, stock delay 0–%v\n",
 		s.Conns, s.Duration, s.Scale, s.Timeout, s.MaxDelay)
-	what := "the solutions,"
+	what := "the solutions, built"
 	if s.Own {
-		what = fmt.Sprintf("your own steps, checked in %.1fs and", r.Checked)
+		what = "your own steps, tested and built"
 	}
-	fmt.Fprintf(w, "%s built in %.1fs; %d CPUs, %s; whole run %.1fs\n", what, r.Build, s.CPUs, s.GoVer, r.Total)
+	fmt.Fprintf(w, "%s in %.1fs; %d CPUs, %s; whole run %.1fs, ended %s\n", what, r.Build, s.CPUs, s.GoVer, r.Total, r.Finished.Format("2006-01-02 15:04 MST"))
 	for _, res := range r.Results {
 		fmt.Fprintln(w)
 		writeResult(w, s, res)
@@ -40,20 +40,19 @@ func writeText(w io.Writer, r *Report) {
 		fmt.Fprintln(w)
 		fmt.Fprint(w, chart.text(64, 12))
 	}
-	if chart := connChart(r); chart != nil {
-		fmt.Fprintln(w)
-		fmt.Fprint(w, chart.text(64, 8))
-	}
 	if len(r.Goals) > 0 {
 		fmt.Fprintf(w, "\nGoals (stated on 2 cores; this run: -scale %g, %d CPUs)\n", s.Scale, s.CPUs)
 		atScale1 := false
 		for _, g := range r.Goals {
-			line := fmt.Sprintf("  %-10s  %-52s want %-18s got %s", g.verdict(), g.What, g.Want, g.Got)
-			if !g.Judged {
-				line += " — " + g.NotJudged
+			verdict, why := "NOT met", ""
+			switch {
+			case !g.Judged:
+				verdict, why = "not judged", " — "+g.NotJudged
 				atScale1 = atScale1 || strings.Contains(g.NotJudged, "-scale 1")
+			case g.Met:
+				verdict = "met"
 			}
-			fmt.Fprintln(w, line)
+			fmt.Fprintf(w, "  %-10s  %-52s want %-18s got %s%s\n", verdict, g.What, g.Want, g.Got, why)
 		}
 		if atScale1 {
 			fmt.Fprintln(w, "  the goals not judged at this scale need the talk's durations: go tool workshop load -scale 1 (about 2½ minutes)")
@@ -92,7 +91,7 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 		fmt.Fprint(w, latencyRow("talk (60s)", t.Latency, t.ReqPerSec, ok, notOK))
 	}
 	if len(r.Statuses) > 0 {
-		fmt.Fprintf(w, "  answers: %s\n", statusMix(statusCounts(r)))
+		fmt.Fprintf(w, "  answers: %s\n", statusMix(r.Statuses))
 	}
 	if r.Errors > 0 {
 		fmt.Fprintf(w, "  %d requests got no response at all\n", r.Errors)
@@ -116,129 +115,104 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 		r.Waste.StockSeconds, r.Waste.LeftSeconds, pct(r.Waste.Share))
 	row("", "(%.1f s by the stock service's own in-flight gauge)", r.Waste.GaugeSeconds)
 	if r.Version != "v1" && r.Waste.Cancelled == 0 {
-		row("calls outliving the menu's timeout", "%d (the menu answered %d × 504)", r.Waste.PastDeadline, atoiMap(r.Statuses, "504"))
+		row("calls outliving the menu's timeout", "%d (the menu answered %d × 504)", r.Waste.PastDeadline, r.Statuses[504])
 	}
 	row("peak stock in flight", "%d", r.PeakInFlight)
-	conns := fmt.Sprintf("%d: %.1f per 1000 calls", r.Conns, r.ConnsPer1000)
+	conns := fmt.Sprintf("%d for %d calls", r.Conns, r.Calls)
 	if r.Waste.Cancelled > 0 {
-		conns += fmt.Sprintf(", %.1f per 1000 cancelled calls (%d cancelled)", r.ConnsPer1000C, r.Waste.Cancelled)
+		conns += fmt.Sprintf(": %.1f per 1000 cancelled calls (%d cancelled)", r.ConnsPer1000C, r.Waste.Cancelled)
 	}
 	row("upstream connections opened", "%s", conns)
 	row("peak menu goroutines", "%d", r.PeakGoroutines)
 }
 
-func atoiMap(m map[string]int, k string) int { return m[k] }
-
-// series is one line of a chart: a value over time.
+// series is one version's in-flight gauge over time, for the chart.
 type series struct {
 	Name   string
 	Glyph  rune
-	Color  string // for the HTML report
-	Points [][2]float64
+	Color  string       // in the HTML report
+	Points [][2]float64 // seconds since the load began, requests in flight
 }
 
-// chart is a time chart of one or more series, drawn as areas, the first
-// series behind the others.
+// chart is the stock service's requests in flight under v2 and v3, drawn as
+// areas, v3 in front, and the end of v2's load marked (End: 0 when v2 was
+// not measured).
 type chart struct {
-	Title  string
-	YLabel string
 	Series []series
-	Marks  []float64 // times to mark, such as the end of the load
-	Note   string
+	End    float64
 }
+
+const (
+	chartTitle = "The stock service's requests in flight (its own gauge), from the start of the load"
+	chartNote  = "after the load, what is left of v2 is work for callers who had gone"
+)
 
 func inFlightChart(r *Report) *chart {
-	var ss []series
-	for _, v := range []struct {
-		name  string
-		glyph rune
-		color string
-	}{{"v2", '░', "#d9822b"}, {"v3", '█', "#2b6cb0"}} {
-		res := r.result(v.name)
+	c := &chart{}
+	for _, v := range []series{{Name: "v2", Glyph: '░', Color: "#d9822b"}, {Name: "v3", Glyph: '█', Color: "#2b6cb0"}} {
+		res := r.result(v.Name)
 		if res == nil {
 			continue
 		}
-		s := series{Name: v.name, Glyph: v.glyph, Color: v.color}
 		for _, smp := range res.Samples {
-			s.Points = append(s.Points, [2]float64{smp.T, float64(smp.InFlight)})
+			v.Points = append(v.Points, [2]float64{smp.T, float64(smp.InFlight)})
 		}
-		ss = append(ss, s)
+		if v.Name == "v2" {
+			c.End = res.LoadEnd
+		}
+		c.Series = append(c.Series, v)
 	}
-	if len(ss) == 0 {
+	if len(c.Series) == 0 {
 		return nil
-	}
-	c := &chart{Title: "The stock service's requests in flight (its own gauge), from the start of the load", YLabel: "in flight", Series: ss}
-	if res := r.result("v2"); res != nil {
-		c.Marks = append(c.Marks, res.LoadEnd)
-		c.Note = "after the load, what is left of v2 is work for callers who had gone"
 	}
 	return c
 }
 
-func connChart(r *Report) *chart {
-	var ss []series
-	for _, v := range []struct {
-		name  string
-		glyph rune
-		color string
-	}{{"v3", '░', "#2b6cb0"}, {"v3-h2c", '█', "#2f855a"}} {
-		res := r.result(v.name)
-		if res == nil {
-			continue
-		}
-		// The name says the total: h2c's handful would not show otherwise.
-		s := series{Name: fmt.Sprintf("%s: %d", v.name, res.Conns), Glyph: v.glyph, Color: v.color}
-		for _, smp := range res.Samples {
-			s.Points = append(s.Points, [2]float64{smp.T, float64(smp.Conns)})
-		}
-		ss = append(ss, s)
-	}
-	if len(ss) < 2 {
-		return nil
-	}
-	return &chart{Title: "Connections the menu opened to the stock service, v3 over HTTP/1.1 and over h2c", YLabel: "connections", Series: ss}
-}
-
-// bounds is the chart's largest time and value.
+// bounds is the chart's largest time, and its largest value rounded up to
+// 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten.
 func (c *chart) bounds() (tMax, vMax float64) {
 	for _, s := range c.Series {
 		for _, p := range s.Points {
 			tMax, vMax = max(tMax, p[0]), max(vMax, p[1])
 		}
 	}
-	return max(tMax, 1e-9), max(vMax, 1)
+	return max(tMax, 1e-9), niceCeil(max(vMax, 1))
+}
+
+func niceCeil(v float64) float64 {
+	if v <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 // columns resamples s into n columns over [0, tMax]: each column holds the
 // largest value of the points that fall in it, or the last value before it
-// if none does (a gauge holds its value between readings).
+// if none does (a gauge holds its value between readings), and 0 past the
+// last reading.
 func (s series) columns(n int, tMax float64) []float64 {
 	cols := make([]float64, n)
 	filled := make([]bool, n)
 	for _, p := range s.Points {
-		i := min(int(p[0]/tMax*float64(n)), n-1)
-		if i < 0 {
-			continue
-		}
-		if !filled[i] || p[1] > cols[i] {
+		if i := min(int(p[0]/tMax*float64(n)), n-1); i >= 0 && (!filled[i] || p[1] > cols[i]) {
 			cols[i], filled[i] = p[1], true
 		}
 	}
 	last := 0.0
 	for i := range cols {
-		if filled[i] {
+		switch {
+		case filled[i]:
 			last = cols[i]
-		} else {
+		case len(s.Points) > 0 && float64(i)/float64(n)*tMax > s.Points[len(s.Points)-1][0]:
+			cols[i] = 0
+		default:
 			cols[i] = last
-		}
-	}
-	// Past the last reading there is nothing to hold.
-	if len(s.Points) > 0 {
-		end := s.Points[len(s.Points)-1][0]
-		for i := range cols {
-			if float64(i)/float64(n)*tMax > end {
-				cols[i] = 0
-			}
 		}
 	}
 	return cols
@@ -247,7 +221,6 @@ func (s series) columns(n int, tMax float64) []float64 {
 // text draws the chart in width columns and height rows of characters.
 func (c *chart) text(width, height int) string {
 	tMax, vMax := c.bounds()
-	vMax = niceCeil(vMax)
 	grid := make([][]rune, height)
 	for i := range grid {
 		grid[i] = []rune(strings.Repeat(" ", width))
@@ -257,24 +230,22 @@ func (c *chart) text(width, height int) string {
 			// A cell is filled when the value reaches its middle; a value
 			// above zero shows at least a sliver on the bottom row.
 			cells := int(math.Round(v / vMax * float64(height)))
-			if v > 0 && cells == 0 {
-				cells = 1
+			if v > 0 {
+				cells = max(cells, 1)
 			}
 			for y := 0; y < cells && y < height; y++ {
 				grid[height-1-y][x] = s.Glyph
 			}
 		}
 	}
-	for _, m := range c.Marks {
-		x := min(int(m/tMax*float64(width)), width-1)
-		for y := range grid {
-			if grid[y][x] == ' ' {
-				grid[y][x] = '|'
-			}
+	end := min(int(c.End/tMax*float64(width)), width-1)
+	for y := range grid {
+		if c.End > 0 && grid[y][end] == ' ' {
+			grid[y][end] = '|'
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", c.Title)
+	fmt.Fprintln(&b, chartTitle)
 	for y, row := range grid {
 		label := ""
 		switch y {
@@ -286,21 +257,15 @@ func (c *chart) text(width, height int) string {
 		fmt.Fprintf(&b, "%7s ┤%s\n", label, string(row))
 	}
 	fmt.Fprintf(&b, "%7s └%s\n", "0", strings.Repeat("─", width))
-	right := fmt.Sprintf("%.1fs", tMax)
-	mid := fmt.Sprintf("%.1fs", tMax/2)
-	axis := []rune(strings.Repeat(" ", width+len(right)))
-	copy(axis, []rune("0s"))
-	copy(axis[width/2-len(mid)/2:], []rune(mid))
-	copy(axis[width-len(right)+1:], []rune(right))
-	fmt.Fprintf(&b, "%7s  %s\n", "", strings.TrimRight(string(axis), " "))
-	for _, m := range c.Marks {
-		x := min(int(m/tMax*float64(width)), width-1)
-		label := fmt.Sprintf("↑ load ended at %.1fs", m)
-		if x+len([]rune(label)) > width+8 {
-			label = fmt.Sprintf("load ended at %.1fs ↑", m)
-			x -= len([]rune(label)) - 1
+	mid, right := fmt.Sprintf("%.1fs", tMax/2), fmt.Sprintf("%.1fs", tMax)
+	fmt.Fprintf(&b, "%7s  %-*s%s%*s\n", "", width/2-len(mid)/2, "0s", mid, width-width/2+len(mid)/2-len(mid)+1, right)
+	if c.End > 0 {
+		label := fmt.Sprintf("↑ load ended at %.1fs", c.End)
+		if end+len([]rune(label)) > width+8 {
+			label = fmt.Sprintf("load ended at %.1fs ↑", c.End)
+			end -= len([]rune(label)) - 1
 		}
-		fmt.Fprintf(&b, "%7s  %s%s\n", "", strings.Repeat(" ", max(x, 0)), label)
+		fmt.Fprintf(&b, "%7s  %s%s\n", "", strings.Repeat(" ", max(end, 0)), label)
 	}
 	var legend []string
 	for _, s := range c.Series {
@@ -308,26 +273,11 @@ func (c *chart) text(width, height int) string {
 	}
 	fmt.Fprintf(&b, "%7s  %s", "", strings.Join(legend, "   "))
 	if len(c.Series) > 1 {
-		fmt.Fprintf(&b, "   (%s in front)", c.Series[len(c.Series)-1].Name)
+		fmt.Fprint(&b, "   (v3 in front)")
+	}
+	if c.End > 0 {
+		fmt.Fprintf(&b, "\n%7s  %s", "", chartNote)
 	}
 	fmt.Fprintln(&b)
-	if c.Note != "" {
-		fmt.Fprintf(&b, "%7s  %s\n", "", c.Note)
-	}
 	return b.String()
-}
-
-// niceCeil rounds v up to a round number: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6
-// or 8 times a power of ten.
-func niceCeil(v float64) float64 {
-	if v <= 0 {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
-		if m*p >= v {
-			return m * p
-		}
-	}
-	return 10 * p
 }

@@ -17,7 +17,7 @@ func fixedReport() *Report {
 	s := Setup{Scale: 0.25, Timeout: 250 * time.Millisecond, MaxDelay: 2500 * time.Millisecond,
 		Duration: 5 * time.Second, Conns: 100, CPUs: 2, GoVer: "go1.26", Versions: []string{"v2", "v3", "v3-h2c"}}
 	v2 := &Result{Version: "v2", Title: "menu v2", Latency: Latency{P2_5: 60, P50: 251, P97_5: 253, P99: 255, Avg: 240, Stdev: 40, Max: 262},
-		ReqPerSec: 400, Requests: 2000, OK: 200, NotOK: 1800, Statuses: map[string]int{"200": 200, "504": 1800},
+		ReqPerSec: 400, Requests: 2000, OK: 200, NotOK: 1800, Statuses: map[int]int{200: 200, 504: 1800},
 		Waste: Waste{StockSeconds: 500, LeftSeconds: 405, Share: 0.81, PastDeadline: 1800}, PeakInFlight: 530, LoadEnd: 5}
 	for i := range 76 { // in flight climbs to 500 during the load, then drains for 2.5s
 		t := float64(i) / 10
@@ -31,12 +31,12 @@ func fixedReport() *Report {
 	v2.Talk = &f
 	v3 := &Result{Version: "v3", Title: "menu v3", Latency: Latency{P50: 252, P99: 257, Max: 262}, Requests: 2000,
 		Waste: Waste{StockSeconds: 480, LeftSeconds: 0.4, Share: 0.0008, Cancelled: 1800}, Conns: 1700, ConnsPer1000C: 944.4, PeakInFlight: 100}
-	h2 := &Result{Version: "v3-h2c", Title: "menu v3 over h2c", Requests: 2000,
+	h2 := &Result{Version: "v3-h2c", Title: "menu v3 over h2c", Requests: 2000, Calls: 1900,
 		Waste: Waste{Cancelled: 1800}, Conns: 4, ConnsPer1000C: 2.2}
 	for i := range 51 {
 		t := float64(i) / 10
-		v3.Samples = append(v3.Samples, Sample{T: t, InFlight: 100, Conns: int(t * 340)})
-		h2.Samples = append(h2.Samples, Sample{T: t, InFlight: 100, Conns: 4})
+		v3.Samples = append(v3.Samples, Sample{T: t, InFlight: 100})
+		h2.Samples = append(h2.Samples, Sample{T: t, InFlight: 100})
 	}
 	r := &Report{Setup: s, Build: 3, Total: 30, Results: []*Result{v2, v3, h2}}
 	r.Goals = goals(r)
@@ -58,7 +58,7 @@ func TestWriteText(t *testing.T) {
 	t.Run("prints what happened behind the menu", func(t *testing.T) {
 		assert.Contains(t, out, "500.0 s, of which 405.0 s (81.0 %) for callers who had already left", "v2's waste")
 		assert.Contains(t, out, "1800 (the menu answered 1800 × 504)", "v2's calls past the deadline beside its 504s")
-		assert.Contains(t, out, "4: 0.0 per 1000 calls, 2.2 per 1000 cancelled calls (1800 cancelled)", "v3-h2c's connections")
+		assert.Contains(t, out, "4 for 1900 calls: 2.2 per 1000 cancelled calls (1800 cancelled)", "v3-h2c's connections")
 	})
 
 	t.Run("draws v2 and v3's in-flight requests, v3 in front, the end of the load marked", func(t *testing.T) {
@@ -97,12 +97,12 @@ func TestNiceCeil(t *testing.T) {
 func TestRenderHTML(t *testing.T) {
 	page := renderHTML(fixedReport())
 
-	t.Run("is a page with the tables and the charts as inline SVG", func(t *testing.T) {
+	t.Run("is a page with the charts as inline SVG, then the text report", func(t *testing.T) {
 		assert.True(t, strings.HasPrefix(page, "<!doctype html>"), "the page starts %q", page[:min(40, len(page))])
-		assert.Equal(t, 2, strings.Count(page, "<svg "), "two charts: in flight (v2, v3) and connections (v3, v3-h2c)")
+		assert.Equal(t, 1, strings.Count(page, "<svg "), "the chart of v2 and v3's stock requests in flight")
 		assert.Equal(t, strings.Count(page, "<svg "), strings.Count(page, "</svg>"), "every svg is closed")
-		assert.Equal(t, 4, strings.Count(page, "<polygon "), "one area per series")
-		assert.Contains(t, page, "<td>1004ms</td>", "the talk's v2 p50")
+		assert.Equal(t, 2, strings.Count(page, "<polygon "), "one area per version")
+		assert.Regexp(t, `talk \(60s\)\s+253ms\s+1004ms`, page, "the talk's v2 figures")
 		assert.Contains(t, page, "405.0 s (81.0 %)", "v2's waste")
 		assert.Contains(t, page, "1800 (the menu answered 1800 × 504)", "v2's calls past the deadline beside its 504s")
 	})
@@ -114,8 +114,8 @@ func TestRenderHTML(t *testing.T) {
 
 	t.Run("escapes what it prints", func(t *testing.T) {
 		r := fixedReport()
-		r.Results[0].Title = "<b>bold</b>"
-		assert.NotContains(t, renderHTML(r), "<b>bold</b>", "a title with markup")
+		r.Results[0].Title = "<b>bold</b> & co"
+		assert.Contains(t, renderHTML(r), "&lt;b&gt;bold&lt;/b&gt; &amp; co", "a title with markup, escaped")
 	})
 }
 
@@ -125,5 +125,7 @@ func TestJSON(t *testing.T) {
 	var back Report
 	require.NoError(t, json.Unmarshal(js, &back), "json.Unmarshal of the report")
 	assert.Equal(t, fixedReport().Results[0].Waste, back.Results[0].Waste, "v2's waste, through JSON and back")
+	assert.Equal(t, fixedReport().Results[0].Statuses, back.Results[0].Statuses, "v2's statuses, through JSON and back")
 	assert.Contains(t, string(js), `"upstream_connections_per_1000_cancelled_calls":2.2`, "h2c's rate, by name")
+	assert.Contains(t, string(js), `"statuses":{"200":200,"504":1800}`, "v2's statuses, by status")
 }

@@ -18,8 +18,6 @@ import (
 
 // service is a workshop service running as a child process.
 type service struct {
-	name   string
-	cmd    *exec.Cmd
 	cancel context.CancelFunc
 	addr   string
 	exited chan struct{} // closed when the process has exited and its output is read
@@ -47,32 +45,33 @@ func startService(ctx context.Context, name, bin string, args ...string) (*servi
 	}
 	cmd.WaitDelay = 3 * time.Second
 	cmd.Env = append(os.Environ(), probeEnv+"=50")
-	stdout, err := cmd.StdoutPipe()
+	// One pipe for stdout and stderr, read here: no copying goroutine in
+	// between, which on a busy machine delays the lab's proxy.
+	out, w, err := os.Pipe()
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	stderr, err := cmd.StderrPipe()
+	cmd.Stdout, cmd.Stderr = w, w
+	err = cmd.Start()
+	w.Close() // the service has its own copy: out ends when it exits
 	if err != nil {
+		out.Close()
 		cancel()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		cancel()
-		return nil, err
-	}
-	s := &service{name: name, cmd: cmd, cancel: cancel, exited: make(chan struct{})}
-	addr := make(chan string, 1)
-	var reading sync.WaitGroup
-	reading.Add(2)
-	go func() { defer reading.Done(); s.read(stdout, addr) }()
-	go func() { defer reading.Done(); s.read(stderr, nil) }()
+	s := &service{cancel: cancel, exited: make(chan struct{})}
+	addr, read := make(chan string, 1), make(chan struct{})
 	go func() {
-		reading.Wait() // Wait closes the pipes: read them to the end first
-		cmd.Wait()     //nolint:errcheck // an interrupted service may exit 1; its tail says why
+		s.read(out, addr)
+		out.Close()
+		close(read)
+	}()
+	go func() {
+		cmd.Wait() //nolint:errcheck // an interrupted service may exit 1: its tail says why
+		<-read
 		close(s.exited)
 	}()
-
 	select {
 	case s.addr = <-addr:
 		return s, nil
@@ -92,6 +91,7 @@ func startService(ctx context.Context, name, bin string, args ...string) (*servi
 // the probe's reports, and the last few lines of everything else.
 func (s *service) read(r io.Reader, addr chan<- string) {
 	sc := bufio.NewScanner(r)
+	found := false
 	for sc.Scan() {
 		line := sc.Text()
 		if n, ok := strings.CutPrefix(line, probePrefix); ok {
@@ -100,17 +100,12 @@ func (s *service) read(r io.Reader, addr chan<- string) {
 			}
 			continue
 		}
-		if addr != nil {
-			if m := addrRE.FindStringSubmatch(line); m != nil {
-				addr <- m[1]
-				addr = nil
-			}
+		if m := addrRE.FindStringSubmatch(line); m != nil && !found {
+			addr <- m[1]
+			found = true
 		}
 		s.mu.Lock()
-		s.tail = append(s.tail, line)
-		if len(s.tail) > 20 {
-			s.tail = s.tail[1:]
-		}
+		s.tail = append(s.tail[max(len(s.tail)-19, 0):], line)
 		s.mu.Unlock()
 	}
 	io.Copy(io.Discard, r) //nolint:errcheck // a line too long for the scanner: drain the rest

@@ -10,12 +10,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/launch"
 )
 
-// main leaves signals to each command: load's to the lab (launch.Lab), the
-// others' Ctrl-C to appCommand.
+// main leaves signals to each command: load passes SIGTERM and SIGHUP
+// on to the lab (load.go), the others on Ctrl-C (appCommand).
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -31,7 +29,7 @@ const (
 )
 
 var commands = map[string]command{
-	"load":     launch.Lab, // go tool lab, a tool of its own: the runner links none of the lab
+	"load":     load, // go tool lab, a tool of its own: the runner links none of the lab
 	"check":    appCommand((*app).check),
 	"watch":    appCommand((*app).watch),
 	"hint":     appCommand((*app).hint),

@@ -1,4 +1,4 @@
-package launch
+package main
 
 import (
 	"bufio"
@@ -20,29 +20,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The test binary plays every part: the lab (childEnv=lab), and the runner
-// that launches it (childEnv=runner).
-const childEnv = "WORKSHOP_LAUNCH_TEST_CHILD"
+// The test binary plays the lab (labChildEnv=lab) and the runner that
+// launches it (labChildEnv=runner), before TestMain.
+const labChildEnv = "WORKSHOP_LOAD_TEST_CHILD"
 
-func TestMain(m *testing.M) {
-	switch os.Getenv(childEnv) {
+func init() {
+	switch os.Getenv(labChildEnv) {
 	case "lab":
-		os.Exit(labChild(os.Args[1:]))
+		os.Exit(fakeLab(os.Args[1:]))
 	case "runner":
-		lab = testLab
-		os.Setenv(childEnv, "lab") //nolint:errcheck // for the lab it starts
-		os.Exit(Lab(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		labCommand = []string{os.Args[0]}
+		os.Setenv(labChildEnv, "lab") //nolint:errcheck // for the lab it starts
+		os.Exit(run(context.Background(), append([]string{"load"}, os.Args[1:]...), os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
 }
 
-// testLab is the test binary as the lab.
-func testLab() []string { return []string{os.Args[0]} }
-
-// labChild is a fake lab: "exit N" exits N and prints its arguments;
-// "wait" says "waiting", then waits for a signal with Go's default
-// handling (SIGTERM ends it) for at most 20s, and exits 3.
-func labChild(args []string) int {
+// fakeLab prints its arguments; "exit N" exits N; "wait" says "waiting",
+// then waits for a signal with Go's default handling (SIGTERM ends it) for
+// at most 20s, and exits 3.
+func fakeLab(args []string) int {
 	fmt.Println("lab", strings.Join(args, " "))
 	if len(args) == 2 && args[0] == "exit" {
 		n, _ := strconv.Atoi(args[1])
@@ -54,41 +50,36 @@ func labChild(args []string) int {
 	return 3
 }
 
-func TestLabPassesArgumentsAndExitCode(t *testing.T) {
-	t.Setenv(childEnv, "lab")
-	defer func(f func() []string) { lab = f }(lab)
-	lab = testLab
+func TestLoadPassesArgumentsAndExitCode(t *testing.T) {
+	t.Setenv(labChildEnv, "lab")
+	defer func(c []string) { labCommand = c }(labCommand)
+	labCommand = []string{os.Args[0]}
 	for _, code := range []int{0, 1, 2, 130} {
 		var out, errOut bytes.Buffer
-		got := Lab(t.Context(), []string{"exit", strconv.Itoa(code)}, &out, &errOut)
+		got := run(t.Context(), []string{"load", "exit", strconv.Itoa(code)}, &out, &errOut)
 		assert.Equal(t, code, got, "go tool workshop load's exit code when the lab exits %d; stderr: %s", code, errOut.String())
 		assert.Equal(t, fmt.Sprintf("lab exit %d\n", code), out.String(), "what the lab printed, with the arguments it was given")
 	}
-}
-
-func TestLabCannotStart(t *testing.T) {
-	defer func(f func() []string) { lab = f }(lab)
-	lab = func() []string { return []string{t.TempDir() + "/no-such-go"} }
+	labCommand = []string{t.TempDir() + "/no-such-go"}
 	var errOut bytes.Buffer
-	assert.Equal(t, 1, Lab(t.Context(), nil, io.Discard, &errOut), "exit code when the lab cannot start")
+	assert.Equal(t, 1, run(t.Context(), []string{"load"}, io.Discard, &errOut), "exit code when the lab cannot start")
 	assert.Contains(t, errOut.String(), "go tool lab", "the message names the command to run instead")
 }
 
 // A SIGTERM sent to the runner alone (kill PID) reaches the lab, and the
 // runner exits as the lab did: 143, the shell's 128+15.
-func TestLabGetsTheRunnersSignal(t *testing.T) {
+func TestLoadPassesSignalsOn(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("os.Process.Signal sends no SIGTERM on Windows")
 	}
 	cmd := exec.Command(os.Args[0], "wait")
-	cmd.Env = append(os.Environ(), childEnv+"=runner")
+	cmd.Env = append(os.Environ(), labChildEnv+"=runner")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start(), "starting the runner")
-	// The child of the runner is the lab: it says so once it waits.
-	waiting := make(chan bool, 1)
+	waiting := make(chan bool, 1) // the runner's child, the lab, says so once it waits
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() && sc.Text() != "waiting" {
@@ -117,15 +108,17 @@ func TestLabGetsTheRunnersSignal(t *testing.T) {
 }
 
 // The runner links none of the lab: go list -deps of the runner names no
-// package of the lab, hey or x/net.
+// package of the lab, hey, x/net or crypto/tls.
 func TestRunnerDoesNotLinkTheLab(t *testing.T) {
-	const runner = "github.com/icecreamcorp/go-cancellation-workshop/internal/workshop"
-	out, err := exec.Command(GoCommand(), "list", "-deps", runner).CombinedOutput()
-	require.NoError(t, err, "go list -deps %s: %s", runner, out)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on the PATH")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	require.NoError(t, err, "go list -deps .: %s", out)
 	for _, dep := range strings.Fields(string(out)) {
-		for _, banned := range []string{runner[:strings.LastIndex(runner, "/")] + "/load", "github.com/rakyll/hey", "golang.org/x/net", "crypto/tls"} {
-			if dep == banned || strings.HasPrefix(dep, banned+"/") && dep != banned+"/launch" {
-				assert.Fail(t, "the runner links the lab", "go list -deps %s lists %s: the lab is go tool lab, which go tool workshop load runs", runner, dep)
+		for _, banned := range []string{"github.com/icecreamcorp/go-cancellation-workshop/internal/load", "github.com/rakyll/hey", "golang.org/x/net", "crypto/tls"} {
+			if dep == banned || strings.HasPrefix(dep, banned+"/") {
+				assert.Fail(t, "the runner links the lab", "go list -deps lists %s: the lab is go tool lab, which go tool workshop load runs", dep)
 			}
 		}
 	}
