@@ -183,6 +183,6 @@ func GuardsTheStockClient(t *testing.T, client *http.Client, newMenu func(client
 func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder) {
 	t.Helper()
 	if n := stock.Started(); n != 1 {
-		t.Fatalf("got %d %s after %d requests to the stock service, want 1, with the menu's client (http.Get cannot reach the tests' stock service)", rec.Code, Body(rec), n)
+		t.Fatalf("got %d %s after %d requests to the stock service, want 1, with the menu's client (http.Get cannot reach the fake)", rec.Code, Body(rec), n)
 	}
 }
