@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 )
 
@@ -48,17 +50,36 @@ type errorBody struct {
 	Error string `json:"error"`
 }
 
+// stockError is a failure of the stock service, in two parts: what failed,
+// in words for the menu's caller, and the cause, for the log alone: it names
+// the stock URL, hosts and ports, which are nobody's business outside.
+type stockError struct {
+	what  string
+	cause error // may be nil
+}
+
+func (e *stockError) Error() string {
+	if e.cause == nil {
+		return e.what
+	}
+	return e.what + ": " + e.cause.Error()
+}
+
+func (e *stockError) Unwrap() error { return e.cause }
+
 // menuService is the Menu Service. It is given its HTTP client rather than
 // reaching for http.DefaultClient, so that main can tune it and tests can
 // hand it a client that talks to a fake stock service.
 type menuService struct {
 	client   *http.Client
 	stockURL string
+	log      *slog.Logger
 }
 
 // newMenuService returns a menu service that asks stockURL through client.
+// It logs nothing until given a logger.
 func newMenuService(client *http.Client, stockURL string) *menuService {
-	return &menuService{client: client, stockURL: stockURL}
+	return &menuService{client: client, stockURL: stockURL, log: slog.New(slog.DiscardHandler)}
 }
 
 // handler routes the service's endpoint.
@@ -68,15 +89,17 @@ func (s *menuService) handler() http.Handler {
 	return mux
 }
 
-// errNotImplemented is what the stubs below answer until you write them.
-var errNotImplemented = errors.New("not implemented yet: see the README's tasks")
+// errNotImplemented is what the stubs below answer until you write them: a
+// *stockError, so that writeError says its words.
+var errNotImplemented = &stockError{what: "not implemented yet: see the README's tasks"}
 
 // handleMenu answers GET /menu with the menu built from the stock.
 func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	// TODO(task 1): get the stock list with s.fetchStock and answer 200 with
 	// menuResponse{Menu: buildMenu(stock)}, using writeJSON.
-	// TODO(task 2): when fetchStock fails, answer 502 Bad Gateway with the
-	// error as JSON, using writeError.
+	// TODO(task 2): when fetchStock fails, log the error with s.log.Warn and
+	// answer 502 Bad Gateway with writeError: it says only the words of the
+	// *stockError, and the log keeps the rest.
 	writeError(w, http.StatusNotImplemented, errNotImplemented)
 }
 
@@ -86,10 +109,12 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 func (s *menuService) fetchStock() ([]flavour, error) {
 	// TODO(task 1): GET s.stockURL with s.client (http.Client.Get) and decode
 	// the JSON body into a stockResponse (json.NewDecoder(…).Decode).
-	// TODO(task 2): return an error, wrapped with fmt.Errorf and %w, for each
-	// failure of the README's task 2: the call, a status other than 200, a
-	// body that is not the one JSON value we expect (json.Decoder's Decode,
-	// then Token), and a body over maxStockBody (http.MaxBytesReader).
+	// TODO(task 2): return a *stockError for each failure of the README's
+	// task 2 — what failed, in words, and the cause: the call, a status other
+	// than 200, a Content-Type that is not application/json
+	// (mime.ParseMediaType), a body that is not the one JSON value we expect
+	// (json.Decoder's Decode, then Token), a body over maxStockBody
+	// (http.MaxBytesReader).
 	// TODO(task 3): close the response body on every path once Get has
 	// succeeded (resp.Body.Close, with defer).
 	return nil, errNotImplemented
@@ -115,7 +140,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers with status and {"error": err's message}.
+// writeError answers with status and {"error": …}: the words of the first
+// *stockError in err's chain, never err's message, whose details (the stock
+// URL, addresses, ports) are for the log alone. Any other error is said with
+// the status's text.
 func writeError(w http.ResponseWriter, status int, err error) {
-	writeJSON(w, status, errorBody{Error: err.Error()})
+	words := cmp.Or(http.StatusText(status), "request failed")
+	if e, ok := errors.AsType[*stockError](err); ok {
+		words = e.what
+	}
+	writeJSON(w, status, errorBody{Error: words})
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"mime"
 	"net/http"
 	"time"
 )
@@ -47,7 +50,24 @@ type errorBody struct {
 // race against the menu's timeout.
 //
 //lint:ignore U1000 task 1 returns it when the timer wins
-var errStockTooSlow = errors.New("stock service did not answer in time")
+var errStockTooSlow = &stockError{what: "stock service did not answer in time"}
+
+// stockError is a failure of the stock service, in two parts: what failed,
+// in words for the menu's caller, and the cause, for the log alone: it names
+// the stock URL, hosts and ports, which are nobody's business outside.
+type stockError struct {
+	what  string
+	cause error // may be nil
+}
+
+func (e *stockError) Error() string {
+	if e.cause == nil {
+		return e.what
+	}
+	return e.what + ": " + e.cause.Error()
+}
+
+func (e *stockError) Unwrap() error { return e.cause }
 
 // menuService is the Menu Service. It is given its HTTP client rather than
 // reaching for http.DefaultClient, so that main can tune it and tests can
@@ -56,12 +76,13 @@ type menuService struct {
 	client   *http.Client
 	stockURL string
 	timeout  time.Duration // how long GET /menu waits for the stock service
+	log      *slog.Logger
 }
 
 // newMenuService returns a menu service that asks stockURL through client,
-// and waits for it at most timeout.
+// and waits for it at most timeout. It logs nothing until given a logger.
 func newMenuService(client *http.Client, stockURL string, timeout time.Duration) *menuService {
-	return &menuService{client: client, stockURL: stockURL, timeout: timeout}
+	return &menuService{client: client, stockURL: stockURL, timeout: timeout, log: slog.New(slog.DiscardHandler)}
 }
 
 // handler routes the service's endpoint.
@@ -76,7 +97,9 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	stock, err := s.fetchStockWithin(s.timeout)
 	if err != nil {
 		// TODO(task 1): answer 504 Gateway Timeout when the stock service was
-		// too slow (errors.Is(err, errStockTooSlow)), and 502 for the rest.
+		// too slow (errors.Is(err, errStockTooSlow)), with its words, and 502
+		// for the rest.
+		s.log.Warn("stock service failed", "err", err)
 		writeError(w, http.StatusBadGateway, err)
 		return
 	}
@@ -110,8 +133,9 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	resp, err := s.client.Get(s.stockURL)
 	if err != nil {
 		// Refused, reset, hung up before answering: the stock is unreachable.
-		// (When Get fails there is no body to close.)
-		return nil, fmt.Errorf("stock service unreachable: %w", err)
+		// (When Get fails there is no body to close.) The *url.Error names
+		// the URL and the address: the cause, for the log.
+		return nil, &stockError{"stock service unreachable", err}
 	}
 	// Close the body on every path from here on, success or not. An unclosed
 	// body keeps its connection busy (it can never be reused) and, in the
@@ -119,7 +143,15 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	defer resp.Body.Close()
 
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("stock service answered %s", resp.Status)
+		return nil, &stockError{what: fmt.Sprintf("stock service answered %d", resp.StatusCode)}
+	}
+	// The real stock service says its body is JSON; anything else (an HTML
+	// error page of a proxy in between) is not the stock, whatever it holds.
+	// ParseMediaType, not ==: "application/json; charset=utf-8" is JSON too,
+	// and a media type's case does not count.
+	contentType := resp.Header.Get("Content-Type")
+	if mt, _, _ := mime.ParseMediaType(contentType); mt != "application/json" {
+		return nil, &stockError{"stock service sent no JSON", fmt.Errorf("Content-Type %q", contentType)}
 	}
 
 	// Read at most maxStockBody bytes. Without a bound, a broken or hostile
@@ -132,18 +164,18 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	var stock stockResponse
 	if err := decodeOne(body, &stock); err != nil {
 		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
+			return nil, &stockError{fmt.Sprintf("stock service sent more than %d bytes", tooBig.Limit), err}
 		}
-		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
+		return nil, &stockError{"stock service sent malformed JSON", err}
 	}
 	if stock.Stock == nil {
-		return nil, errors.New(`stock service sent JSON without a "stock" list`)
+		return nil, &stockError{what: `stock service sent JSON without a "stock" list`}
 	}
 	for i, f := range stock.Stock {
 		// A null in the list decodes, without an error, to a flavour with no
 		// id and no name: json leaves a struct as it is for a null.
 		if f.ID == "" || f.Name == "" {
-			return nil, fmt.Errorf("stock service sent a flavour without an id or a name: stock[%d]", i)
+			return nil, &stockError{"stock service sent a flavour without an id or a name", fmt.Errorf("stock[%d]", i)}
 		}
 	}
 	return stock.Stock, nil
@@ -192,7 +224,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers with status and {"error": err's message}.
+// writeError answers with status and {"error": …}: the words of the first
+// *stockError in err's chain, never err's message, whose details (the stock
+// URL, addresses, ports) are for the log alone. Any other error is said with
+// the status's text.
 func writeError(w http.ResponseWriter, status int, err error) {
-	writeJSON(w, status, errorBody{Error: err.Error()})
+	words := cmp.Or(http.StatusText(status), "request failed")
+	if e, ok := errors.AsType[*stockError](err); ok {
+		words = e.what
+	}
+	writeJSON(w, status, errorBody{Error: words})
 }

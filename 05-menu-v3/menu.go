@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"time"
 )
@@ -50,7 +52,24 @@ type errorBody struct {
 // TODO(task 4): make it the cause of the timeout's context
 // (context.WithTimeoutCause), so that context.Cause says "our timeout" and
 // nothing else does.
-var errStockTooSlow = errors.New("stock service did not answer in time")
+var errStockTooSlow = &stockError{what: "stock service did not answer in time"}
+
+// stockError is a failure of the stock service, in two parts: what failed,
+// in words for the menu's caller, and the cause, for the log alone: it names
+// the stock URL, hosts and ports, which are nobody's business outside.
+type stockError struct {
+	what  string
+	cause error // may be nil
+}
+
+func (e *stockError) Error() string {
+	if e.cause == nil {
+		return e.what
+	}
+	return e.what + ": " + e.cause.Error()
+}
+
+func (e *stockError) Unwrap() error { return e.cause }
 
 // menuService is the Menu Service. It is given its HTTP client rather than
 // reaching for http.DefaultClient, so that main can tune it and tests can
@@ -114,7 +133,8 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 		// 504 Gateway Timeout: we are a gateway, and the server behind us
 		// did not answer in time. The talk's services answered 500, which
 		// says "the bug is mine" and tells the caller nothing useful.
-		writeError(w, http.StatusGatewayTimeout, err)
+		s.log.Warn("stock service too slow", "timeout", s.timeout, "err", err)
+		writeError(w, http.StatusGatewayTimeout, errStockTooSlow)
 	// TODO(task 2): when the menu's client has left (r.Context() has ended),
 	// answer statusClientClosedRequest, not an empty 200 and not a 502.
 	// TODO(task 4): log that the client left, with s.log. Tell our timeout
@@ -123,9 +143,10 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 	// is a DeadlineExceeded too), and label only an error that is the
 	// context's ending (a body too large is a 502, even found just after
 	// our deadline). Keep the call's own error in the one fetchStockWithin
-	// returns: it names the URL and says what went wrong.
+	// returns, for s.log: it names the URL and says what went wrong.
 	case err != nil:
 		// Every other failure of the stock service is a 502 Bad Gateway.
+		s.log.Warn("stock service failed", "err", err)
 		writeError(w, http.StatusBadGateway, err)
 	default:
 		writeJSON(w, http.StatusOK, menuResponse{Menu: buildMenu(stock)})
@@ -161,7 +182,8 @@ func (s *menuService) fetchStockWithin(timeout time.Duration) ([]flavour, error)
 	// ctx has ended and its parent has not, the deadline was yours; if both
 	// have, either may have come first — task 4 labels yours with a cause.
 	// TODO(task 3): the deadline must cover the whole exchange, reading the
-	// body included: cancel only once fetchStock has read it.
+	// body included: cancel only once fetchStock has read it. A read the
+	// context cut off is no malformed JSON: say so, the URL in the cause.
 	// Buffered, with room for the one result: when the timer wins, nobody
 	// will ever receive from results, and the goroutine must still be able
 	// to send and end. With an unbuffered channel it would block on the send
@@ -192,12 +214,13 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	// TODO(task 1): take a context.Context, build the request with
 	// http.NewRequestWithContext and send it with s.client.Do: then the call
 	// ends when the context does, on the wire too. (A call its context ended
-	// was not "unreachable": say what failed, e.g. "calling the stock service".)
+	// was not "unreachable": say what failed, e.g. "stock service call failed".)
 	resp, err := s.client.Get(s.stockURL)
 	if err != nil {
 		// Refused, reset, hung up before answering: the stock is unreachable.
-		// (When Get fails there is no body to close.)
-		return nil, fmt.Errorf("stock service unreachable: %w", err)
+		// (When Get fails there is no body to close.) The *url.Error names
+		// the URL and the address: the cause, for the log.
+		return nil, &stockError{"stock service unreachable", err}
 	}
 	// Close the body on every path from here on, success or not. An unclosed
 	// body keeps its connection busy (it can never be reused) and, in the
@@ -205,7 +228,15 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	defer resp.Body.Close()
 
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("stock service answered %s", resp.Status)
+		return nil, &stockError{what: fmt.Sprintf("stock service answered %d", resp.StatusCode)}
+	}
+	// The real stock service says its body is JSON; anything else (an HTML
+	// error page of a proxy in between) is not the stock, whatever it holds.
+	// ParseMediaType, not ==: "application/json; charset=utf-8" is JSON too,
+	// and a media type's case does not count.
+	contentType := resp.Header.Get("Content-Type")
+	if mt, _, _ := mime.ParseMediaType(contentType); mt != "application/json" {
+		return nil, &stockError{"stock service sent no JSON", fmt.Errorf("Content-Type %q", contentType)}
 	}
 
 	// Read at most maxStockBody bytes. Without a bound, a broken or hostile
@@ -218,18 +249,18 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	var stock stockResponse
 	if err := decodeOne(body, &stock); err != nil {
 		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
+			return nil, &stockError{fmt.Sprintf("stock service sent more than %d bytes", tooBig.Limit), err}
 		}
-		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
+		return nil, &stockError{"stock service sent malformed JSON", err}
 	}
 	if stock.Stock == nil {
-		return nil, errors.New(`stock service sent JSON without a "stock" list`)
+		return nil, &stockError{what: `stock service sent JSON without a "stock" list`}
 	}
 	for i, f := range stock.Stock {
 		// A null in the list decodes, without an error, to a flavour with no
 		// id and no name: json leaves a struct as it is for a null.
 		if f.ID == "" || f.Name == "" {
-			return nil, fmt.Errorf("stock service sent a flavour without an id or a name: stock[%d]", i)
+			return nil, &stockError{"stock service sent a flavour without an id or a name", fmt.Errorf("stock[%d]", i)}
 		}
 	}
 	return stock.Stock, nil
@@ -278,7 +309,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers with status and {"error": err's message}.
+// writeError answers with status and {"error": …}: the words of the first
+// *stockError in err's chain, never err's message, whose details (the stock
+// URL, addresses, ports) are for the log alone. Any other error is said with
+// the status's text.
 func writeError(w http.ResponseWriter, status int, err error) {
-	writeJSON(w, status, errorBody{Error: err.Error()})
+	words := cmp.Or(http.StatusText(status), "request failed")
+	if e, ok := errors.AsType[*stockError](err); ok {
+		words = e.what
+	}
+	writeJSON(w, status, errorBody{Error: words})
 }

@@ -23,6 +23,9 @@ type Reply struct {
 	Delay time.Duration
 	// Status is the status code to answer with; 0 means 200.
 	Status int
+	// ContentType is sent as it is; "" means the real service's,
+	// application/json; charset=utf-8.
+	ContentType string
 	// Body is sent as it is; "" means the stock JSON of the real service.
 	Body string
 	// Size, when positive, sends a valid JSON body of exactly Size bytes,
@@ -161,7 +164,7 @@ func serve(w http.ResponseWriter, r *http.Request, reply Reply) Outcome {
 	if reply.Drop {
 		return Dropped
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", cmp.Or(reply.ContentType, "application/json; charset=utf-8"))
 	w.WriteHeader(cmp.Or(reply.Status, http.StatusOK))
 	if reply.StallBody {
 		io.WriteString(w, `{"stock":[`)

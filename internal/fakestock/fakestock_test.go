@@ -122,3 +122,24 @@ func TestLoopback(t *testing.T) {
 		t.Errorf("a patient caller: got %s, %v; want the stock", body, err)
 	}
 }
+
+// The fake sends the real stock service's Content-Type (01's writeJSON), or
+// the scripted one.
+func TestContentType(t *testing.T) {
+	for want, reply := range map[string]Reply{
+		"application/json; charset=utf-8": {},
+		"text/html":                       {ContentType: "text/html"},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			srv := memnet.Serve(t, New(reply))
+			resp, err := srv.Client().Get(srv.URL + "/stock")
+			if err != nil {
+				t.Fatalf("GET /stock: %v", err)
+			}
+			resp.Body.Close()
+			if got := resp.Header.Get("Content-Type"); got != want {
+				t.Errorf("got Content-Type %q, want %q", got, want)
+			}
+		})
+	}
+}

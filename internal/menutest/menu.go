@@ -108,7 +108,8 @@ const MenuJSON = `{"menu":[` +
 	`{"id":"41373bb6-e6fb-4606-8f01-1cd24e228939","name":"Neopolitan","available":false},` +
 	`{"id":"8e884a8d-ae04-4518-80b7-377ee5bcecc6","name":"Pistachio","available":true}]}`
 
-// AssertJSONError checks that rec is a JSON {"error": "…"} answer.
+// AssertJSONError checks that rec is a JSON {"error": "…"} answer that
+// names no address: the stock URL, its host and ports are for the log.
 func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, fix string) {
 	t.Helper()
 	var body struct {
@@ -117,7 +118,23 @@ func AssertJSONError(t testing.TB, rec *httptest.ResponseRecorder, fix string) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &body); MediaType(rec) != "application/json" || err != nil || body.Error == nil || *body.Error == "" {
 		t.Errorf("menu answered %d: got Content-Type %q, body %s; want JSON {\"error\": \"what went wrong\"} (%s)",
 			rec.Code, rec.Result().Header.Get("Content-Type"), Body(rec), fix)
+		return
 	}
+	for _, addr := range []string{"://", "stock.test", "127.0.0.1", "localhost", "[::1]"} {
+		if strings.Contains(*body.Error, addr) {
+			t.Errorf("menu answered %d: got %q in the error, want no address: a *stockError's words, the cause in s.log", rec.Code, addr)
+			return
+		}
+	}
+}
+
+// ErrorWords is the "error" of rec's JSON body, "" if it has none.
+func ErrorWords(rec *httptest.ResponseRecorder) string {
+	var body struct {
+		Error string `json:"error"`
+	}
+	json.Unmarshal(rec.Body.Bytes(), &body) //nolint:errcheck // no JSON, no words
+	return body.Error
 }
 
 // CheckAnswer checks that rec answered want: a 200 with MenuJSON, or another status with a JSON error.

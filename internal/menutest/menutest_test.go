@@ -97,6 +97,8 @@ func TestCheckAnswer(t *testing.T) {
 		{200, "application/json", `{"menu":[]}`, 200, true},
 		{502, "text/plain", `{"error":"stock unreachable"}`, 502, true},
 		{502, "application/json", `{"error":""}`, 502, true},
+		{502, "application/json", `{"error":"stock service unreachable: Get \"http://stock.test/stock\": EOF"}`, 502, true},
+		{502, "application/json", `{"error":"read tcp 127.0.0.1:50522->127.0.0.1:4000: reset"}`, 502, true},
 	} {
 		rec, r := httptest.NewRecorder(), &recorder{TB: t}
 		rec.Header().Set("Content-Type", tc.contentType)

@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -61,11 +62,15 @@ func ServesTheMenu(t *testing.T, newMenu func(stock *Stock) http.Handler) {
 const oneValue = "after Decode, dec.Token() must return io.EOF; dec.More() misses a stray }"
 
 // AnswersBadGateway checks that every failure of the stock service is a 502
-// with a JSON error; maxStockBody is the menu's limit.
+// with a JSON error that says what failed; maxStockBody is the menu's limit.
+// The cases last, in served, are no failure: a 200.
 func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, maxStockBody int) {
+	served := map[string]bool{"exactly the limit": true, "stock as application/json; charset=utf-8": true, "stock as application/json": true, "stock as Application/JSON": true}
 	eachReply(t, []replyCase{
 		{"hangs up", fakestock.Reply{Drop: true}, "an error from Get; then there is no body to close"},
 		{"answers 500", fakestock.Reply{Status: http.StatusInternalServerError, Body: `{"error":"out of cones"}`}, "check resp.StatusCode"},
+		{"stock as text/html", fakestock.Reply{ContentType: "text/html; charset=utf-8"}, "check the Content-Type: mime.ParseMediaType, then the media type == \"application/json\""},
+		{"stock as application/json-seq", fakestock.Reply{ContentType: "application/json-seq"}, "compare the media type mime.ParseMediaType returns, not a prefix"},
 		{"answers 302 with a stock", fakestock.Reply{Status: http.StatusFound, Body: `{"stock":[]}`}, "only a 200 is a stock: check resp.StatusCode != 200 before decoding"},
 		{"not JSON", fakestock.Reply{Body: "<html>Gateway lunch break</html>"}, "an error from Decode"},
 		{"half a document", fakestock.Reply{Body: `{"stock":[{"id":"p"`}, "an error from Decode"},
@@ -78,11 +83,14 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 		{"null flavour", fakestock.Reply{Body: `{"stock":[null]}`}, "a null decodes to a flavour with no id and no name: check each flavour"},
 		{"flavour without a name", fakestock.Reply{Body: `{"stock":[{"id":"p","stock":1}]}`}, "check that each flavour has an id and a name"},
 		{"flavour without an id", fakestock.Reply{Body: `{"stock":[{"name":"Pistachio","stock":1}]}`}, "check that each flavour has an id and a name"},
+		{"stock as application/json; charset=utf-8", fakestock.Reply{ContentType: "application/json; charset=utf-8"}, "the real stock service's: compare the media type mime.ParseMediaType returns"},
+		{"stock as application/json", fakestock.Reply{ContentType: "application/json"}, "JSON with no charset is JSON: compare the media type mime.ParseMediaType returns"},
+		{"stock as Application/JSON", fakestock.Reply{ContentType: "Application/JSON; charset=UTF-8"}, "a media type's case does not count: compare what mime.ParseMediaType returns"},
 		{"exactly the limit", fakestock.Reply{Size: maxStockBody}, "the limit is maxStockBody, not one byte less"},
 	}, newMenu, func(t *testing.T, tc replyCase, stock *Stock, rec *httptest.ResponseRecorder) {
-		if tc.name == "exactly the limit" {
+		if served[tc.name] {
 			if rec.Code != http.StatusOK {
-				t.Errorf("a body of exactly maxStockBody bytes: got %d %s, want 200 (%s)", rec.Code, Body(rec), tc.fix)
+				t.Errorf("got %d %s, want 200 (%s)", rec.Code, Body(rec), tc.fix)
 			}
 			return
 		}
@@ -91,6 +99,12 @@ func AnswersBadGateway(t *testing.T, newMenu func(stock *Stock) http.Handler, ma
 			t.Fatalf("got %d %s, want 502 (%s)", rec.Code, Body(rec), tc.fix)
 		}
 		AssertJSONError(t, rec, "answer with writeError")
+		switch words := ErrorWords(rec); {
+		case words == http.StatusText(rec.Code):
+			t.Errorf("got {\"error\": %q}, want what failed, in words: return a *stockError", words)
+		case tc.reply.Status != 0 && !strings.Contains(words, strconv.Itoa(tc.reply.Status)):
+			t.Errorf("got {\"error\": %q}, want the stock service's status, %d, in it", words, tc.reply.Status)
+		}
 	})
 }
 
@@ -153,9 +167,11 @@ func GuardsTheStockClient(t *testing.T, client *http.Client, newMenu func(client
 		t.Run(name, func(t *testing.T) {
 			stockURL, _ := fakestock.Loopback(t, stock)
 			t.Cleanup(client.CloseIdleConnections)
-			if rec := Get(newMenu(client, stockURL)); rec.Code != http.StatusBadGateway {
+			rec := Get(newMenu(client, stockURL))
+			if rec.Code != http.StatusBadGateway {
 				t.Errorf("the stock service sent %s: got %d, want 502", name, rec.Code)
 			}
+			AssertJSONError(t, rec, "answer with writeError")
 		})
 	}
 	if elsewhere.Started() != 0 {
@@ -167,6 +183,6 @@ func GuardsTheStockClient(t *testing.T, client *http.Client, newMenu func(client
 func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder) {
 	t.Helper()
 	if n := stock.Started(); n != 1 {
-		t.Fatalf("got %d %s after %d requests to the stock service, want 1, with the menu's client (http.Get cannot reach the tests' stock service)", rec.Code, Body(rec), n)
+		t.Fatalf("got %d %s after %d requests to the stock service, want 1, with the menu's client (http.Get cannot reach the fake)", rec.Code, Body(rec), n)
 	}
 }

@@ -76,6 +76,9 @@ func (s *Server) Get(t testing.TB, path string) (*http.Response, string) {
 	return resp, string(body)
 }
 
+// Log is what run has logged so far.
+func (s *Server) Log() string { return s.log.String() }
+
 // Stop cancels run's context, as Ctrl-C does, and returns run's result, or an
 // error if run still serves after patience; again, the same result.
 func (s *Server) Stop() error { return s.stop() }

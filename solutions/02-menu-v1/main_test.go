@@ -25,7 +25,7 @@ func TestRun(t *testing.T) {
 		srv := runtest.Start(t, run, "-stock-url", stockURL) // its cleanup stops it as Ctrl-C would, and wants nil
 		for i, want := range []string{menutest.MenuJSON, `{"menu":[]}`} {
 			if resp, body := srv.Get(t, "/menu"); resp.StatusCode != http.StatusOK || !menutest.EqualJSON(body, want) {
-				t.Fatalf("GET /menu #%d: got %d %s, want 200 and %s (GET the -stock-url as given, for every menu)", i+1, resp.StatusCode, strings.TrimSpace(body), want)
+				t.Fatalf("GET /menu #%d: got %d %s, want 200 and %s (GET the -stock-url as given, for every menu)", i+1, resp.StatusCode, strings.TrimSpace(body), []string{"the menu", "an empty menu"}[i])
 			}
 		}
 	})

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"mime"
 	"net/http"
 )
 
@@ -42,17 +45,36 @@ type errorBody struct {
 	Error string `json:"error"`
 }
 
+// stockError is a failure of the stock service, in two parts: what failed,
+// in words for the menu's caller, and the cause, for the log alone: it names
+// the stock URL, hosts and ports, which are nobody's business outside.
+type stockError struct {
+	what  string
+	cause error // may be nil
+}
+
+func (e *stockError) Error() string {
+	if e.cause == nil {
+		return e.what
+	}
+	return e.what + ": " + e.cause.Error()
+}
+
+func (e *stockError) Unwrap() error { return e.cause }
+
 // menuService is the Menu Service. It is given its HTTP client rather than
 // reaching for http.DefaultClient, so that main can tune it and tests can
 // hand it a client that talks to a fake stock service.
 type menuService struct {
 	client   *http.Client
 	stockURL string
+	log      *slog.Logger
 }
 
 // newMenuService returns a menu service that asks stockURL through client.
+// It logs nothing until given a logger.
 func newMenuService(client *http.Client, stockURL string) *menuService {
-	return &menuService{client: client, stockURL: stockURL}
+	return &menuService{client: client, stockURL: stockURL, log: slog.New(slog.DiscardHandler)}
 }
 
 // handler routes the service's endpoint.
@@ -71,6 +93,8 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 		// server behind it: no answer, garbage, too much. For an upstream that
 		// answered 500 — a valid response — 502 is the gateways' convention:
 		// the failure is behind us. A 500 of our own would say the bug is ours.
+		// The log has the whole error; the caller, what failed in words.
+		s.log.Warn("stock service failed", "err", err)
 		writeError(w, http.StatusBadGateway, err)
 		return
 	}
@@ -83,8 +107,9 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	resp, err := s.client.Get(s.stockURL)
 	if err != nil {
 		// Refused, reset, hung up before answering: the stock is unreachable.
-		// (When Get fails there is no body to close.)
-		return nil, fmt.Errorf("stock service unreachable: %w", err)
+		// (When Get fails there is no body to close.) The *url.Error names
+		// the URL and the address: the cause, for the log.
+		return nil, &stockError{"stock service unreachable", err}
 	}
 	// Close the body on every path from here on, success or not. An unclosed
 	// body keeps its connection busy (it can never be reused) and, in the
@@ -92,7 +117,15 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	defer resp.Body.Close()
 
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("stock service answered %s", resp.Status)
+		return nil, &stockError{what: fmt.Sprintf("stock service answered %d", resp.StatusCode)}
+	}
+	// The real stock service says its body is JSON; anything else (an HTML
+	// error page of a proxy in between) is not the stock, whatever it holds.
+	// ParseMediaType, not ==: "application/json; charset=utf-8" is JSON too,
+	// and a media type's case does not count.
+	contentType := resp.Header.Get("Content-Type")
+	if mt, _, _ := mime.ParseMediaType(contentType); mt != "application/json" {
+		return nil, &stockError{"stock service sent no JSON", fmt.Errorf("Content-Type %q", contentType)}
 	}
 
 	// Read at most maxStockBody bytes. Without a bound, a broken or hostile
@@ -105,18 +138,18 @@ func (s *menuService) fetchStock() ([]flavour, error) {
 	var stock stockResponse
 	if err := decodeOne(body, &stock); err != nil {
 		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
+			return nil, &stockError{fmt.Sprintf("stock service sent more than %d bytes", tooBig.Limit), err}
 		}
-		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
+		return nil, &stockError{"stock service sent malformed JSON", err}
 	}
 	if stock.Stock == nil {
-		return nil, errors.New(`stock service sent JSON without a "stock" list`)
+		return nil, &stockError{what: `stock service sent JSON without a "stock" list`}
 	}
 	for i, f := range stock.Stock {
 		// A null in the list decodes, without an error, to a flavour with no
 		// id and no name: json leaves a struct as it is for a null.
 		if f.ID == "" || f.Name == "" {
-			return nil, fmt.Errorf("stock service sent a flavour without an id or a name: stock[%d]", i)
+			return nil, &stockError{"stock service sent a flavour without an id or a name", fmt.Errorf("stock[%d]", i)}
 		}
 	}
 	return stock.Stock, nil
@@ -165,7 +198,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers with status and {"error": err's message}.
+// writeError answers with status and {"error": …}: the words of the first
+// *stockError in err's chain, never err's message, whose details (the stock
+// URL, addresses, ports) are for the log alone. Any other error is said with
+// the status's text.
 func writeError(w http.ResponseWriter, status int, err error) {
-	writeJSON(w, status, errorBody{Error: err.Error()})
+	words := cmp.Or(http.StatusText(status), "request failed")
+	if e, ok := errors.AsType[*stockError](err); ok {
+		words = e.what
+	}
+	writeJSON(w, status, errorBody{Error: words})
 }

@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	client := newStockClient()
 	defer client.CloseIdleConnections()
 	svc := newMenuService(client, *stockURL, *timeout)
+	svc.log = log
 	srv := &http.Server{
 		Handler:  svc.handler(),
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),

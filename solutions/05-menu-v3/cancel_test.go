@@ -63,7 +63,7 @@ func TestDeadlineCoversBody(t *testing.T) {
 	guard(t)
 	for _, headers := range []time.Duration{0, 600 * time.Millisecond} {
 		tc := call{name: "headers after " + headers.String(), reply: fakestock.Reply{Delay: headers, StallBody: true}, at: testTimeout, want: http.StatusGatewayTimeout,
-			says: menutest.StockURL, fix: "read the body under the same context, defer cancel() in fetchStockWithin; wrap the read's error, with the URL"}
+			says: menutest.StockURL, fix: "same ctx for the body, defer cancel(); a cut-off read is not malformed JSON: wrap its error with the URL"}
 		bubble(t, tc.name, func(t *testing.T) { tc.serve(t, nil) })
 	}
 }
@@ -121,7 +121,7 @@ type call struct {
 	deadline bool              // …or, if deadline, its own deadline passes then
 	at       time.Duration     // when the menu answers
 	want     int
-	says     string // in the answer: the call's own error
+	says     string // in s.log: the call's own error
 	fix      string
 }
 
@@ -129,6 +129,8 @@ type call struct {
 // (and a call a context ended: abandoned then, body closed); returns the menu service.
 func (tc call) serve(t *testing.T, log io.Writer) *menuService {
 	t.Helper()
+	var logs strings.Builder // read once the handler has returned
+	log = io.MultiWriter(&logs, cmp.Or(log, io.Discard))
 	var stock *menutest.Stock
 	client := &http.Client{Transport: tc.tr}
 	if tc.tr == nil {
@@ -138,7 +140,7 @@ func (tc call) serve(t *testing.T, log io.Writer) *menuService {
 		t.Cleanup(menutest.Settle)
 	}
 	svc := newMenuService(client, menutest.StockURL, cmp.Or(tc.timeout, testTimeout))
-	svc.log = slog.New(slog.NewTextHandler(cmp.Or(log, io.Discard), nil))
+	svc.log = slog.New(slog.NewTextHandler(log, nil))
 	menu := startCaller(t, svc.handler(), tc.leave, tc.deadline)
 	requireAnswer(t, menu, tc.at, tc.fix)
 	body := menu.Rec.Body.String()
@@ -149,7 +151,11 @@ func (tc call) serve(t *testing.T, log io.Writer) *menuService {
 	} else {
 		menutest.AssertJSONError(t, menu.Rec, "writeError")
 	}
-	must(t, strings.Contains(body, tc.says), "got %v, want the call's own error in it, %q (%s)", menu, tc.says, tc.fix)
+	must(t, strings.Contains(logs.String(), tc.says), "no %q in s.log: log the call's own error (%s)", tc.says, tc.fix)
+	if tc.want == http.StatusGatewayTimeout {
+		check(t, strings.Contains(body, errStockTooSlow.Error()), "got %v, want errStockTooSlow's words: writeError(w, 504, errStockTooSlow)", menu)
+		check(t, !strings.Contains(logs.String(), "malformed"), "s.log calls the call our deadline ended malformed; want it said as cut off (check ctx.Err() before \"malformed\")")
+	}
 	if tc.want == statusClientClosedRequest {
 		check(t, !strings.Contains(body, errStockTooSlow.Error()), "got %v, want no %q: our deadline had not passed (wrap errStockTooSlow only when our deadline ended the call)", menu, errStockTooSlow)
 	}
@@ -234,7 +240,7 @@ type lateOverflow struct{}
 
 func (lateOverflow) RoundTrip(req *http.Request) (*http.Response, error) {
 	body := io.MultiReader(strings.NewReader(strings.Repeat(" ", maxStockBody)), lastByte{req.Context()})
-	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Body: io.NopCloser(body), Request: req}, nil
+	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(body), Request: req}, nil
 }
 
 // lastByte gives one byte once ctx has ended (after 10s if it never does).

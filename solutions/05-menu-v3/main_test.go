@@ -65,7 +65,8 @@ func TestRun(t *testing.T) {
 		srv := runtest.Start(t, run, "-stock-url", stock.URL+"/stock", "-timeout", "50ms", "-h2c")
 
 		resp, body := srv.Get(t, "/menu")
-		must(t, resp.StatusCode == http.StatusGatewayTimeout && strings.Contains(body, stock.URL), "GET /menu, -timeout 50ms: got %d %s, want 504 with the call's own error", resp.StatusCode, strings.TrimSpace(body))
+		must(t, resp.StatusCode == http.StatusGatewayTimeout && !strings.Contains(body, stock.URL), "GET /menu, -timeout 50ms: got %d %s, want 504 and no URL", resp.StatusCode, strings.TrimSpace(body))
+		check(t, strings.Count(srv.Log(), stock.URL) > 1, "GET /menu, -timeout 50ms: got no stock URL in the log but its first line, want the call's own error logged")
 		select {
 		case <-left: // over HTTP/2 only: the stock service speaks nothing else
 		case <-time.After(5 * time.Second): // or the call, on a busy machine, ended before it arrived

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -50,7 +52,24 @@ type errorBody struct {
 // that ran out of time. Version 2 returned it when its timer won the race;
 // version 3 hands it to context.WithTimeoutCause, and context.Cause gives it
 // back: that is how the handler tells our timeout from every other ending.
-var errStockTooSlow = errors.New("stock service did not answer in time")
+var errStockTooSlow = &stockError{what: "stock service did not answer in time"}
+
+// stockError is a failure of the stock service, in two parts: what failed,
+// in words for the menu's caller, and the cause, for the log alone: it names
+// the stock URL, hosts and ports, which are nobody's business outside.
+type stockError struct {
+	what  string
+	cause error // may be nil
+}
+
+func (e *stockError) Error() string {
+	if e.cause == nil {
+		return e.what
+	}
+	return e.what + ": " + e.cause.Error()
+}
+
+func (e *stockError) Unwrap() error { return e.cause }
 
 // menuService is the Menu Service. It is given its HTTP client rather than
 // reaching for http.DefaultClient, so that main can tune it and tests can
@@ -99,8 +118,8 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 		// Answer at once, without adding to the stock service's load.
 		s.failedFast.Add(1)
 		w.Header().Set("Retry-After", strconv.Itoa(wholeSeconds(wait)))
-		writeError(w, http.StatusServiceUnavailable,
-			fmt.Errorf("stock service keeps timing out: not asking it for another %v", wait))
+		writeError(w, http.StatusServiceUnavailable, &stockError{
+			what: fmt.Sprintf("stock service keeps timing out: not asking it for another %v", wait)})
 		return
 	}
 	// Deferred at once, as a context's cancel: every way out, a panic
@@ -120,7 +139,7 @@ func (s *menuService) handleMenu(w http.ResponseWriter, r *http.Request) {
 		s.abortedByTimeout.Add(1)
 		done(timedOut)
 		s.log.Warn("stock service too slow", "timeout", s.timeout, "err", err)
-		writeError(w, http.StatusGatewayTimeout, err)
+		writeError(w, http.StatusGatewayTimeout, errStockTooSlow)
 	case r.Context().Err() != nil:
 		// Our client left (or its own deadline passed): no fault of the
 		// stock service, so no verdict (the deferred done says so).
@@ -168,8 +187,9 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 	if err != nil {
 		// Refused, reset, hung up before answering — or cancelled: with a
 		// context, "unreachable" would say too much. The *url.Error names
-		// the URL and the reason. (When Do fails there is no body to close.)
-		return nil, fmt.Errorf("calling the stock service: %w", err)
+		// the URL and the reason, for the log. (When Do fails there is no
+		// body to close.)
+		return nil, &stockError{"stock service call failed", err}
 	}
 	// Close the body on every path from here on, success or not. An unclosed
 	// body keeps its connection busy (it can never be reused) and, in the
@@ -177,7 +197,15 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 	defer resp.Body.Close()
 
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("stock service answered %s", resp.Status)
+		return nil, &stockError{what: fmt.Sprintf("stock service answered %d", resp.StatusCode)}
+	}
+	// The real stock service says its body is JSON; anything else (an HTML
+	// error page of a proxy in between) is not the stock, whatever it holds.
+	// ParseMediaType, not ==: "application/json; charset=utf-8" is JSON too,
+	// and a media type's case does not count.
+	contentType := resp.Header.Get("Content-Type")
+	if mt, _, _ := mime.ParseMediaType(contentType); mt != "application/json" {
+		return nil, &stockError{"stock service sent no JSON", fmt.Errorf("Content-Type %q", contentType)}
 	}
 
 	// Read at most maxStockBody bytes (see step 02), under ctx too.
@@ -185,20 +213,20 @@ func (s *menuService) fetchStock(ctx context.Context) ([]flavour, error) {
 	var stock stockResponse
 	if err := decodeOne(body, &stock); err != nil {
 		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, fmt.Errorf("stock service sent more than %d bytes: %w", tooBig.Limit, err)
+			return nil, &stockError{fmt.Sprintf("stock service sent more than %d bytes", tooBig.Limit), err}
 		}
 		if ctx.Err() != nil {
 			// Not malformed: cut off halfway, when the context ended.
-			return nil, fmt.Errorf("reading the stock list from %s: %w", s.stockURL, err)
+			return nil, &stockError{"stock list cut off", fmt.Errorf("reading it from %s: %w", s.stockURL, err)}
 		}
-		return nil, fmt.Errorf("stock service sent malformed JSON: %w", err)
+		return nil, &stockError{"stock service sent malformed JSON", err}
 	}
 	if stock.Stock == nil {
-		return nil, errors.New(`stock service sent JSON without a "stock" list`)
+		return nil, &stockError{what: `stock service sent JSON without a "stock" list`}
 	}
 	for i, f := range stock.Stock {
 		if f.ID == "" || f.Name == "" { // a null among them too (see step 02)
-			return nil, fmt.Errorf("stock service sent a flavour without an id or a name: stock[%d]", i)
+			return nil, &stockError{"stock service sent a flavour without an id or a name", fmt.Errorf("stock[%d]", i)}
 		}
 	}
 	return stock.Stock, nil
@@ -242,7 +270,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers with status and {"error": err's message}.
+// writeError answers with status and {"error": …}: the words of the first
+// *stockError in err's chain, never err's message, whose details (the stock
+// URL, addresses, ports) are for the log alone. Any other error is said with
+// the status's text.
 func writeError(w http.ResponseWriter, status int, err error) {
-	writeJSON(w, status, errorBody{Error: err.Error()})
+	words := cmp.Or(http.StatusText(status), "request failed")
+	if e, ok := errors.AsType[*stockError](err); ok {
+		words = e.what
+	}
+	writeJSON(w, status, errorBody{Error: words})
 }
