@@ -95,7 +95,7 @@ func TestShared(t *testing.T) {
 					wrong = append(wrong, fmt.Sprintf("the requests carried the trace of: got %s, want %s", cmp.Or(traced, "nobody"), tt.traced))
 				}
 				if len(wrong) > 0 {
-					t.Errorf("%s\n\tfix: %s", strings.Join(wrong, "\n\t"), strings.Join(append(symptoms(got, history(fake, start), tt.saw, traced), tt.fix), "; "))
+					t.Errorf("%s\n\tfix: %s", strings.Join(wrong, "\n\t"), strings.Join(append(symptoms(got, history(fake, start), tt.saw, traced), tt.fix), "\n\tfix: "))
 				}
 			})
 		})

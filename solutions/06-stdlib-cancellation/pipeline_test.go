@@ -25,9 +25,9 @@ func TestPipeline(t *testing.T) {
 		wait bool // no order ever comes
 		fix  string
 	}{
-		{"three orders", -1, false, "send Scoops*CentsPerScoop per order; at the end of orders, close totals and return nil"},
-		{"cancel while receiving", 0, true, "receive in a select with ctx.Done(); defer close(totals)"},
-		{"cancel while sending", 1, false, "send in a select with ctx.Done(), not a bare totals <- t; defer close(totals)"},
+		{name: "three orders", take: -1, wait: false, fix: "send Scoops*CentsPerScoop per order; at the end of orders, close totals and return nil"},
+		{name: "cancel while receiving", take: 0, wait: true, fix: "receive in a select with ctx.Done(); defer close(totals)"},
+		{name: "cancel while sending", take: 1, wait: false, fix: "send in a select with ctx.Done(), not a bare totals <- t; defer close(totals)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
