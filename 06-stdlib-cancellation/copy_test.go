@@ -28,17 +28,17 @@ func TestCopy(t *testing.T) {
 		wantErr  error
 		fix      string
 	}{
-		{name: "whole file", size: len(file), cancelAt: 0, end: nil, dst: nil, want: int64(len(file)), reads: 0, wantErr: nil,
+		{name: "whole file", size: len(file), want: int64(len(file)), wantErr: nil,
 			fix: "write each chunk read, count it, return nil at io.EOF"},
-		{name: "last bytes with EOF", size: 1000, cancelAt: 0, end: io.EOF, dst: nil, want: 1000, reads: 0, wantErr: nil,
+		{name: "last bytes with EOF", size: 1000, end: io.EOF, want: 1000, wantErr: nil,
 			fix: "write what Read returned before looking at its error"},
-		{name: "cancel between chunks", size: 10000, cancelAt: 3, end: nil, dst: nil, want: -1, reads: 3, wantErr: errClosing,
+		{name: "cancel between chunks", size: 10000, cancelAt: 3, want: -1, reads: 3, wantErr: errClosing,
 			fix: "ask ctx.Err() before each Read; write the chunk read; return context.Cause(ctx)"},
-		{name: "ended context", size: 5000, cancelAt: -1, end: nil, dst: nil, want: 0, reads: -1, wantErr: errClosing, fix: "ask ctx.Err() before each Read"},
-		{name: "read error", size: 1500, cancelAt: 0, end: errNet, dst: nil, want: 1500, reads: 0, wantErr: errNet, fix: "write the bytes read, then return the Read's error as it is"},
-		{name: "write error", size: 5000, cancelAt: 0, end: nil, dst: &failingWriter{room: 2500, err: errDisk}, want: 2500, reads: 0, wantErr: errDisk,
+		{name: "ended context", size: 5000, cancelAt: -1, want: 0, reads: -1, wantErr: errClosing, fix: "ask ctx.Err() before each Read"},
+		{name: "read error", size: 1500, end: errNet, want: 1500, wantErr: errNet, fix: "write the bytes read, then return the Read's error as it is"},
+		{name: "write error", size: 5000, dst: &failingWriter{room: 2500, err: errDisk}, want: 2500, wantErr: errDisk,
 			fix: "return the Write's error and the bytes it took"},
-		{name: "short write", size: 5000, cancelAt: 0, end: nil, dst: &failingWriter{room: 500}, want: 500, reads: 0, wantErr: io.ErrShortWrite,
+		{name: "short write", size: 5000, dst: &failingWriter{room: 500}, want: 500, wantErr: io.ErrShortWrite,
 			fix: "a Write that takes less than its chunk is io.ErrShortWrite"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,7 +46,7 @@ func TestPool(t *testing.T) {
 			name: "heavy job waits", size: 4,
 			jobs: []job{{name: "year-end", weight: 3, takes: 10 * time.Minute}, {name: "weekly", weight: 2, leave: s}, {name: "monthly", weight: 2}},
 			want: "year-end rendered at 0s, ok at 10m0s; weekly not rendered, the caller left at 1s; monthly rendered at 10m0s, ok at 10m0s; then ok at 0s",
-			fix:  "Acquire(ctx, job.Weight) all at once, not 1, nor 1 at a time (a caller who leaves keeps them); no timeout of its own",
+			fix:  "Acquire(ctx, job.Weight) all at once, not 1, nor 1 at a time (a caller who leaves keeps them); no Release if it fails; no timeout of its own",
 		},
 		{
 			name: "caller leaves in line", size: 1,

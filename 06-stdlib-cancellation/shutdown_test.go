@@ -83,12 +83,12 @@ func TestShutdown(t *testing.T) {
 		exit  string // how the service ends: its ProcessState
 		fix   string
 	}{
-		{name: "SIGINT", sig: os.Interrupt, twice: false, grace: grace, exit: "exit status 1",
+		{name: "SIGINT", sig: os.Interrupt, grace: grace, exit: "exit status 1",
 			fix: "signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
-		{name: "SIGTERM", sig: syscall.SIGTERM, twice: false, grace: grace, exit: "exit status 1",
+		{name: "SIGTERM", sig: syscall.SIGTERM, grace: grace, exit: "exit status 1",
 			fix: "signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
 		{name: "second SIGINT", sig: os.Interrupt, twice: true, grace: time.Minute, exit: "signal: interrupt", fix: "call stop() once the first signal arrives; ignore no signal"},
-		{name: "SIGHUP", sig: syscall.SIGHUP, twice: false, grace: time.Minute, exit: "signal: hangup", fix: "list only os.Interrupt and syscall.SIGTERM; ignore no signal"},
+		{name: "SIGHUP", sig: syscall.SIGHUP, grace: time.Minute, exit: "signal: hangup", fix: "list only os.Interrupt and syscall.SIGTERM; ignore no signal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

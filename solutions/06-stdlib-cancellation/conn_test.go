@@ -158,12 +158,12 @@ func TestConn(t *testing.T) {
 			err  error
 			fix  string
 		}{
-			{send: "pistachio 6437\nneopolitan 0\n", end: 0, want: "pistachio 6437", err: nil, fix: "read with f.readLine"},
+			{send: "pistachio 6437\nneopolitan 0\n", end: 0, want: "pistachio 6437", fix: "read with f.readLine"},
 			{send: "", end: -1, want: "", err: errClosing, fix: "ask ctx.Err() before reading"},
-			{send: "", end: 0, want: "neopolitan 0", err: nil, fix: "ask ctx.Err() before reading"},
+			{send: "", end: 0, want: "neopolitan 0", fix: "ask ctx.Err() before reading"},
 			{send: "pist", end: 2 * time.Second, want: "", err: errClosing,
 				fix: "context.AfterFunc sets a read deadline in the past; return context.Cause(ctx), not the deadline's error; call AfterFunc's stop before Next returns"},
-			{send: "achio 6437\n", end: 0, want: "pistachio 6437", err: nil, fix: "clear the read deadline with SetReadDeadline(time.Time{}); read with f.readLine"},
+			{send: "achio 6437\n", end: 0, want: "pistachio 6437", fix: "clear the read deadline with SetReadDeadline(time.Time{}); read with f.readLine"},
 		} {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			if s.end < 0 {
