@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -42,11 +43,51 @@ func TestDialFeed(t *testing.T) {
 	})
 
 	t.Run("dial errors", func(t *testing.T) {
-		if feed, err := DialFeed(ended(), addr); feed != nil || !errors.Is(err, errClosing) {
-			t.Errorf("DialFeed(ended ctx) = %v, %v; want nil, %v (DialContext, and wrap context.Cause(ctx) with %%w)", feed, err, errClosing)
+		past := time.Now().Add(-time.Second)
+		expiredWithCause, cancel := context.WithDeadlineCause(context.Background(), past, errClosing)
+		defer cancel()
+		expired, cancel := context.WithDeadline(context.Background(), past)
+		defer cancel()
+		for _, c := range []struct {
+			name string
+			ctx  context.Context
+			want error
+			fix  string
+		}{
+			{name: "ended ctx", ctx: ended(), want: errClosing, fix: "DialContext, and wrap context.Cause(ctx) with %w"},
+			{name: "ctx past its deadline, with a cause", ctx: expiredWithCause, want: errClosing,
+				fix: "when ctx.Err() != nil, wrap context.Cause(ctx): net's error says i/o timeout"},
+			{name: "ctx past its deadline", ctx: expired, want: context.DeadlineExceeded, fix: "wrap with %w"},
+		} {
+			if feed, err := DialFeed(c.ctx, addr); feed != nil || !errors.Is(err, c.want) {
+				t.Errorf("DialFeed(%s) = %v, %v; want nil, %v (%s)", c.name, feed, err, c.want, c.fix)
+			}
 		}
 		if feed, err := DialFeed(t.Context(), "127.0.0.1"); feed != nil || !errors.As(err, new(*net.AddrError)) {
 			t.Errorf("DialFeed(ctx, 127.0.0.1) = %v, %v; want nil, missing port (the dial's own error when ctx is live, wrapped with %%w)", feed, err)
+		}
+	})
+
+	// What DialFeed's solution says of net: a dial that ctx ends fails with
+	// net's own error, whose text is not ctx.Err()'s but which errors.Is
+	// matches with it.
+	t.Run("net's dial errors", func(t *testing.T) {
+		cancelled, cancel := context.WithCancel(context.Background())
+		cancel()
+		expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+		defer cancel()
+		for _, c := range []struct {
+			ctx  context.Context
+			is   error
+			text string
+		}{
+			{ctx: cancelled, is: context.Canceled, text: "operation was canceled"},
+			{ctx: expired, is: context.DeadlineExceeded, text: "i/o timeout"},
+		} {
+			var d net.Dialer
+			if _, err := d.DialContext(c.ctx, "tcp", addr); !errors.Is(err, c.is) || !strings.HasSuffix(err.Error(), c.text) || err.Error() == c.is.Error() {
+				t.Errorf("DialContext(ctx ended with %v) = %v; want an error that errors.Is %[1]v, ending in %q", c.is, err, c.text)
+			}
 		}
 	})
 
@@ -117,12 +158,12 @@ func TestConn(t *testing.T) {
 			err  error
 			fix  string
 		}{
-			{"pistachio 6437\nneopolitan 0\n", 0, "pistachio 6437", nil, "read with f.readLine"},
-			{"", -1, "", errClosing, "ask ctx.Err() before reading"},
-			{"", 0, "neopolitan 0", nil, "ask ctx.Err() before reading"},
-			{"pist", 2 * time.Second, "", errClosing,
-				"context.AfterFunc sets a read deadline in the past; return context.Cause(ctx), not the deadline's error; call AfterFunc's stop before Next returns"},
-			{"achio 6437\n", 0, "pistachio 6437", nil, "clear the read deadline with SetReadDeadline(time.Time{}); read with f.readLine"},
+			{send: "pistachio 6437\nneopolitan 0\n", end: 0, want: "pistachio 6437", fix: "read with f.readLine"},
+			{send: "", end: -1, want: "", err: errClosing, fix: "ask ctx.Err() before reading"},
+			{send: "", end: 0, want: "neopolitan 0", fix: "ask ctx.Err() before reading"},
+			{send: "pist", end: 2 * time.Second, want: "", err: errClosing,
+				fix: "context.AfterFunc sets a read deadline in the past; return context.Cause(ctx), not the deadline's error; call AfterFunc's stop before Next returns"},
+			{send: "achio 6437\n", end: 0, want: "pistachio 6437", fix: "clear the read deadline with SetReadDeadline(time.Time{}); read with f.readLine"},
 		} {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			if s.end < 0 {

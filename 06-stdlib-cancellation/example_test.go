@@ -112,17 +112,18 @@ func ExampleCopy() {
 // The year-end report holds the pool's only renderer; a daily report whose
 // caller gives up after 10ms waits no longer than that, and is not rendered.
 func ExamplePool_Render() {
+	left := errors.New("the caller left")
 	var pool *Pool
 	pool = NewPool(1, func(ctx context.Context, job Job) error {
 		fmt.Println("rendering", job.Name)
 		if job.Name == "year-end" {
-			ctx, cancel := context.WithTimeoutCause(ctx, 10*time.Millisecond, errLeft) // the caller left
+			ctx, cancel := context.WithTimeoutCause(ctx, 10*time.Millisecond, left)
 			defer cancel()
 			daily := make(chan error, 1)
 			go func() { daily <- pool.Render(ctx, Job{Name: "daily", Weight: 1}) }()
 			select {
 			case err := <-daily:
-				fmt.Println("daily: caller left:", errors.Is(err, errLeft))
+				fmt.Println("daily: caller left:", errors.Is(err, left))
 			case <-time.After(time.Second):
 				fmt.Println("daily: still in line 1s after its caller left")
 			}

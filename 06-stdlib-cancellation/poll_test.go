@@ -28,15 +28,15 @@ func TestPoll(t *testing.T) {
 		returns time.Duration // when Poll must return
 		fix     string
 	}{
-		{"cancel mid wait", 5 * s, 12 * s, errClosing, 0, false, []time.Duration{0, 5 * s, 10 * s}, 12 * s,
-			"poll at once, then wait in a select on a time.Ticker and ctx.Done()"},
-		{"deadline", 3 * s, 7 * s, context.DeadlineExceeded, 0, false, []time.Duration{0, 3 * s, 6 * s}, 7 * s,
-			"time.NewTicker(interval), the parameter; return context.Cause(ctx) once ctx.Done() is closed"},
-		{"cancel mid poll", 5 * s, 6 * s, errClosing, 2 * s, false, []time.Duration{0, 5 * s}, 6 * s,
-			"wait in a select on a time.Ticker and ctx.Done(), and pass ctx itself to poll"},
-		{"slow poll", 5 * s, 16 * s, errClosing, 2 * s, true, []time.Duration{0, 5 * s, 10 * s, 15 * s}, 17 * s,
-			"wait on a time.Ticker, which keeps its schedule while a poll runs, and call poll(ctx), not go poll(ctx)"},
-		{"ended context", 5 * s, 0, errClosing, 0, false, nil, 0, "ask ctx.Err() before each poll"},
+		{name: "cancel mid wait", every: 5 * s, end: 12 * s, want: errClosing, polls: []time.Duration{0, 5 * s, 10 * s}, returns: 12 * s,
+			fix: "poll at once, then wait in a select on a time.Ticker and ctx.Done()"},
+		{name: "deadline", every: 3 * s, end: 7 * s, want: context.DeadlineExceeded, polls: []time.Duration{0, 3 * s, 6 * s}, returns: 7 * s,
+			fix: "time.NewTicker(interval), the parameter; return context.Cause(ctx) once ctx.Done() is closed"},
+		{name: "cancel mid poll", every: 5 * s, end: 6 * s, want: errClosing, takes: 2 * s, polls: []time.Duration{0, 5 * s}, returns: 6 * s,
+			fix: "wait in a select on a time.Ticker and ctx.Done(), and pass ctx itself to poll"},
+		{name: "slow poll", every: 5 * s, end: 16 * s, want: errClosing, takes: 2 * s, deaf: true, polls: []time.Duration{0, 5 * s, 10 * s, 15 * s}, returns: 17 * s,
+			fix: "wait on a time.Ticker, which keeps its schedule while a poll runs, and call poll(ctx), not go poll(ctx)"},
+		{name: "ended context", every: 5 * s, end: 0, want: errClosing, fix: "ask ctx.Err() before each poll"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/http/httptrace"
@@ -22,32 +23,50 @@ func TestShared(t *testing.T) {
 	tests := []struct {
 		name    string
 		replies []fakestock.Reply
-		callers []caller // caller i's ctx carries an httptrace that notes "traced by i"
-		want    string   // each caller's verdict; what the stock service saw; whose trace the requests carried
+		callers []caller // caller i's ctx carries an httptrace that notes i
+		want    []string // each caller's verdict
+		saw     string   // what the stock service saw
+		traced  string   // whose traces the requests carried
 		fix     string
 	}{
-		{"callers share", []fakestock.Reply{{Delay: 3 * time.Second, Body: pistachio}}, []caller{{0, time.Second}, {0, 0}, {0, 0}, {time.Second, 0}},
-			"the caller left at 1s; map[Pistachio:6] ok at 3s; map[Pistachio:6] ok at 3s; map[Pistachio:6] ok at 3s; saw 0s completed after 3s; traced by 0",
-			"share one DoChan call that no caller can cancel, bounded by s.timeout; hand each a copy"},
-		{"upstream hangs", []fakestock.Reply{{Delay: time.Hour}}, []caller{{0, -1}, {0, 0}, {0, 0}},
-			"the caller left at 0s; context deadline exceeded at 4s; context deadline exceeded at 4s; saw 0s abandoned after 4s; traced by 1",
-			"look at ctx.Err() first, return context.Cause(ctx); bound the shared call with context.WithTimeout(…, s.timeout)"},
-		{"asks again", []fakestock.Reply{{Delay: time.Second, Status: http.StatusServiceUnavailable, Body: `{"error":"busy"}`}, {Delay: time.Second, Body: pistachio}},
-			[]caller{{0, 0}, {time.Second, 0}}, "error at 1s; map[Pistachio:6] ok at 2s; saw 0s completed after 1s, 1s completed after 1s; traced by 0 1",
-			"return the shared call's error"},
+		{
+			name: "callers share", replies: []fakestock.Reply{{Delay: 3 * time.Second, Body: pistachio}},
+			callers: []caller{{at: 0, leave: time.Second}, {at: 0, leave: 0}, {at: 0, leave: 0}, {at: time.Second, leave: 0}},
+			want:    []string{"the caller left at 1s", "map[Pistachio:6] ok at 3s", "map[Pistachio:6] ok at 3s", "map[Pistachio:6] ok at 3s"},
+			saw:     "0s completed after 3s", traced: "caller 0",
+			fix: "share one DoChan call that no caller can cancel, bounded by s.timeout; hand each a copy",
+		},
+		{
+			name: "upstream hangs", replies: []fakestock.Reply{{Delay: time.Hour}},
+			callers: []caller{{at: 0, leave: -1}, {at: 0, leave: 0}, {at: 0, leave: 0}},
+			want:    []string{"the caller left at 0s", "context deadline exceeded at 4s", "context deadline exceeded at 4s"},
+			saw:     "0s abandoned after 4s", traced: "caller 1",
+			fix: "look at ctx.Err() first, return context.Cause(ctx); bound the shared call with context.WithTimeout(…, s.timeout)",
+		},
+		{
+			name: "asks again",
+			replies: []fakestock.Reply{
+				{Delay: time.Second, Status: http.StatusServiceUnavailable, Body: `{"error":"busy"}`},
+				{Delay: time.Second, Body: pistachio},
+			},
+			callers: []caller{{at: 0, leave: 0}, {at: time.Second, leave: 0}},
+			want:    []string{"error at 1s", "map[Pistachio:6] ok at 2s"},
+			saw:     "0s completed after 1s, 1s completed after 1s", traced: "caller 0 caller 1",
+			fix: "return the shared call's error",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				fake, start := fakestock.New(tt.replies...), time.Now()
 				shared := NewSharedStock(memnet.Serve(t, fake).Client(), "http://stock.test/stock", 4*time.Second)
-				mu, traced := new(sync.Mutex), "traced by"
+				mu, traced := new(sync.Mutex), ""
 				var calls []*bgCall[Levels]
 				for i, c := range tt.callers {
 					time.Sleep(c.at - time.Since(start))
 					synctest.Wait() // what is due now has happened
 					ctx := httptrace.WithClientTrace(leaving(t, c.leave), &httptrace.ClientTrace{
-						GetConn: func(string) { mu.Lock(); traced += fmt.Sprint(" ", i); mu.Unlock() },
+						GetConn: func(string) { mu.Lock(); traced = strings.TrimSpace(fmt.Sprint(traced, " caller ", i)); mu.Unlock() },
 					})
 					calls = append(calls, goCall(func() (Levels, error) { return shared.Levels(ctx) }))
 				}
@@ -63,28 +82,41 @@ func TestShared(t *testing.T) {
 				synctest.Wait()
 				mu.Lock()
 				defer mu.Unlock()
-				if got := fmt.Sprintf("%s; saw %s; %s", strings.Join(got, "; "), history(fake, start), traced); got != tt.want {
-					t.Errorf("%s\n\tfix: %s", differ(got, tt.want)[2:], strings.Join(append(symptoms(got, tt.want), tt.fix), "; "))
+				var wrong []string
+				for i := range got {
+					if got[i] != tt.want[i] {
+						wrong = append(wrong, fmt.Sprintf("caller %d, asking at %v: got %s, want %s", i, tt.callers[i].at, got[i], tt.want[i]))
+					}
+				}
+				if saw := history(fake, start); saw != tt.saw {
+					wrong = append(wrong, fmt.Sprintf("the stock service saw: got %s, want %s", saw, tt.saw))
+				}
+				if traced != tt.traced {
+					wrong = append(wrong, fmt.Sprintf("the requests carried the trace of: got %s, want %s", cmp.Or(traced, "nobody"), tt.traced))
+				}
+				if len(wrong) > 0 {
+					t.Errorf("%s\n\tfix: %s", strings.Join(wrong, "\n\t"), strings.Join(append(symptoms(got, history(fake, start), tt.saw, traced), tt.fix), "\n\tfix: "))
 				}
 			})
 		})
 	}
 }
 
-// symptoms names the fix for what a wrong verdict shows, before the case's own.
-func symptoms(got, want string) []string {
-	saw := func(v string) int { _, after, _ := strings.Cut(v, "; saw "); return strings.Count(after, " after ") }
+// symptoms names the fix for what the callers' verdicts, what the stock
+// service saw and the traces show, before the case's own.
+func symptoms(got []string, saw, wantSaw, traced string) []string {
+	verdicts := strings.Join(got, "; ")
 	var fixes []string
-	if strings.Contains(got, "had not returned") {
+	if strings.Contains(verdicts, "had not returned") {
 		fixes = append(fixes, "select on ctx.Done() beside DoChan's channel: each caller leaves at its own cancel")
 	}
-	if strings.Contains(got, ":-1]") {
+	if strings.Contains(verdicts, ":-1]") {
 		fixes = append(fixes, "hand each caller a copy of the levels (maps.Clone)")
 	}
-	if saw(got) > saw(want) {
+	if strings.Count(saw, " after ") > strings.Count(wantSaw, " after ") {
 		fixes = append(fixes, "one upstream request for all: no Forget when a caller leaves, no caller's cancel on the shared call")
 	}
-	if strings.HasSuffix(got, "traced by") && saw(got) > 0 {
+	if traced == "" && strings.Contains(saw, " after ") {
 		fixes = append(fixes, "keep the caller's values: context.WithoutCancel(ctx), not context.Background()")
 	}
 	return fixes

@@ -26,8 +26,8 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 		rest    string // the upload's second half, sent once ctx has ended ("": never)
 		wantErr error  // Serve's
 	}{
-		{"upload finishes", patience, "second half", nil},
-		{"grace runs out", 50 * time.Millisecond, "", context.DeadlineExceeded},
+		{name: "upload finishes", grace: patience, rest: "second half", wantErr: nil},
+		{name: "grace runs out", grace: 50 * time.Millisecond, rest: "", wantErr: context.DeadlineExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.WithValue(context.Background(), shopKey{}, "Ice Cream Corp"))
@@ -113,9 +113,9 @@ func TestShutdownWhenTheContextEnds(t *testing.T) {
 			idle, read time.Duration // the one that must close the connection is short
 			fix        string
 		}{
-			{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n", short, long, "IdleTimeout"},                      // then nothing more
-			{"GET / HTTP/1.1\r\nHost: shop.test\r\n\r\nGET", short, long, "IdleTimeout"},                   // then 3 bytes of the next
-			{"GET / HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 9\r\n\r\n", long, short, "ReadTimeout"}, // and not its body
+			{sent: "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n", idle: short, read: long, fix: "IdleTimeout"},                      // then nothing more
+			{sent: "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\nGET", idle: short, read: long, fix: "IdleTimeout"},                   // then 3 bytes of the next
+			{sent: "GET / HTTP/1.1\r\nHost: shop.test\r\nContent-Length: 9\r\n\r\n", idle: long, read: short, fix: "ReadTimeout"}, // and not its body
 		} {
 			idleTimeout, readTimeout = c.idle, c.read
 			ctx, cancel := context.WithCancel(context.Background())

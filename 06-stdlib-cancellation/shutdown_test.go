@@ -83,12 +83,12 @@ func TestShutdown(t *testing.T) {
 		exit  string // how the service ends: its ProcessState
 		fix   string
 	}{
-		{"SIGINT", os.Interrupt, false, grace, "exit status 1",
-			"signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
-		{"SIGTERM", syscall.SIGTERM, false, grace, "exit status 1",
-			"signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
-		{"second SIGINT", os.Interrupt, true, time.Minute, "signal: interrupt", "call stop() once the first signal arrives; ignore no signal"},
-		{"SIGHUP", syscall.SIGHUP, false, time.Minute, "signal: hangup", "list only os.Interrupt and syscall.SIGTERM; ignore no signal"},
+		{name: "SIGINT", sig: os.Interrupt, grace: grace, exit: "exit status 1",
+			fix: "signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
+		{name: "SIGTERM", sig: syscall.SIGTERM, grace: grace, exit: "exit status 1",
+			fix: "signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM), Stopping on its Done(); Shutdown for the grace"},
+		{name: "second SIGINT", sig: os.Interrupt, twice: true, grace: time.Minute, exit: "signal: interrupt", fix: "call stop() once the first signal arrives; ignore no signal"},
+		{name: "SIGHUP", sig: syscall.SIGHUP, grace: time.Minute, exit: "signal: hangup", fix: "list only os.Interrupt and syscall.SIGTERM; ignore no signal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -30,8 +30,12 @@ func DialFeed(ctx context.Context, addr string) (*Feed, error) {
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		if ctx.Err() != nil {
-			// DialContext reports ctx.Err() (context canceled), not the
-			// reason the caller gave: ask the context for it.
+			// DialContext's error is not ctx.Err() but net's own: its text
+			// is "operation was canceled" for context.Canceled and "i/o
+			// timeout" for DeadlineExceeded, and only errors.Is matches it
+			// with them. Neither carries the reason the caller gave, and a
+			// check of errors.Is(err, context.Canceled) alone misses a
+			// deadline: ask the context, and for its cause.
 			return nil, fmt.Errorf("dialing the stock feed at %s: %w", addr, context.Cause(ctx))
 		}
 		return nil, fmt.Errorf("dialing the stock feed at %s: %w", addr, err)

@@ -28,18 +28,18 @@ func TestCopy(t *testing.T) {
 		wantErr  error
 		fix      string
 	}{
-		{"whole file", len(file), 0, nil, nil, int64(len(file)), 0, nil,
-			"write each chunk read, count it, return nil at io.EOF"},
-		{"last bytes with EOF", 1000, 0, io.EOF, nil, 1000, 0, nil,
-			"write what Read returned before looking at its error"},
-		{"cancel between chunks", 10000, 3, nil, nil, -1, 3, errClosing,
-			"ask ctx.Err() before each Read; write the chunk read; return context.Cause(ctx)"},
-		{"ended context", 5000, -1, nil, nil, 0, -1, errClosing, "ask ctx.Err() before each Read"},
-		{"read error", 1500, 0, errNet, nil, 1500, 0, errNet, "write the bytes read, then return the Read's error as it is"},
-		{"write error", 5000, 0, nil, &failingWriter{room: 2500, err: errDisk}, 2500, 0, errDisk,
-			"return the Write's error and the bytes it took"},
-		{"short write", 5000, 0, nil, &failingWriter{room: 500}, 500, 0, io.ErrShortWrite,
-			"a Write that takes less than its chunk is io.ErrShortWrite"},
+		{name: "whole file", size: len(file), want: int64(len(file)), wantErr: nil,
+			fix: "write each chunk read, count it, return nil at io.EOF"},
+		{name: "last bytes with EOF", size: 1000, end: io.EOF, want: 1000, wantErr: nil,
+			fix: "write what Read returned before looking at its error"},
+		{name: "cancel between chunks", size: 10000, cancelAt: 3, want: -1, reads: 3, wantErr: errClosing,
+			fix: "ask ctx.Err() before each Read; write the chunk read; return context.Cause(ctx)"},
+		{name: "ended context", size: 5000, cancelAt: -1, want: 0, reads: -1, wantErr: errClosing, fix: "ask ctx.Err() before each Read"},
+		{name: "read error", size: 1500, end: errNet, want: 1500, wantErr: errNet, fix: "write the bytes read, then return the Read's error as it is"},
+		{name: "write error", size: 5000, dst: &failingWriter{room: 2500, err: errDisk}, want: 2500, wantErr: errDisk,
+			fix: "return the Write's error and the bytes it took"},
+		{name: "short write", size: 5000, dst: &failingWriter{room: 500}, want: 500, wantErr: io.ErrShortWrite,
+			fix: "a Write that takes less than its chunk is io.ErrShortWrite"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) { // a Copy that waits on ctx.Done() fails fast: a deadlock

@@ -18,16 +18,16 @@ func TestPipeline(t *testing.T) {
 		return Totals(ended(), orders, make(chan Total, 1))
 	})
 	leakcheck.Check(t)
-	want := []Total{{"A1", 500}, {"A2", 300}, {"A3", 600}}
+	want := []Total{{OrderID: "A1", Cents: 500}, {OrderID: "A2", Cents: 300}, {OrderID: "A3", Cents: 600}}
 	for _, tc := range []struct {
 		name string
 		take int  // totals the consumer takes before it cancels; -1: all, no cancel
 		wait bool // no order ever comes
 		fix  string
 	}{
-		{"three orders", -1, false, "send Scoops*CentsPerScoop per order; at the end of orders, close totals and return nil"},
-		{"cancel while receiving", 0, true, "receive in a select with ctx.Done(); defer close(totals)"},
-		{"cancel while sending", 1, false, "send in a select with ctx.Done(), not a bare totals <- t; defer close(totals)"},
+		{name: "three orders", take: -1, fix: "send Scoops*CentsPerScoop per order; at the end of orders, close totals and return nil"},
+		{name: "cancel while receiving", take: 0, wait: true, fix: "receive in a select with ctx.Done(); defer close(totals)"},
+		{name: "cancel while sending", take: 1, fix: "send in a select with ctx.Done(), not a bare totals <- t; defer close(totals)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

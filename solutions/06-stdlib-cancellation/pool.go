@@ -44,9 +44,11 @@ func (p *Pool) Render(ctx context.Context, job Job) error {
 	// place, and its report would be rendered for nobody once its turn came.
 	if err := p.renderers.Acquire(ctx, job.Weight); err != nil {
 		// Acquire failed and took nothing: there is nothing to give back.
-		// Releasing here would hand out renderers that are still busy (or
-		// panic: "semaphore: released more than held"). And never go on to
-		// render: we hold no renderer.
+		// A Release here would give back renderers that others hold, and
+		// usually silently: the pool then hands out more renderers than it
+		// has. It panics ("semaphore: released more than held") only when
+		// the count would go below zero. And never go on to render: we hold
+		// no renderer.
 		//
 		// Acquire's error is ctx.Err(), which only says Canceled or
 		// DeadlineExceeded; the reason the caller gave is in context.Cause.

@@ -32,23 +32,44 @@ func TestPool(t *testing.T) {
 		want string // each job's rendering and Render's verdict; then that of the whole pool's job
 		fix  string
 	}{
-		{"at most size", 2, []job{{"daily-1", 1, s, 0}, {"daily-2", 1, s, 0}, {"daily-3", 1, s, 0}, {"daily-4", 1, s, 0}, {"daily-5", 1, s, 0}},
-			"daily-1 rendered at 0s, ok at 1s; daily-2 rendered at 0s, ok at 1s; daily-3 rendered at 1s, ok at 2s; " +
+		{
+			name: "at most size", size: 2,
+			jobs: []job{
+				{name: "daily-1", weight: 1, takes: s}, {name: "daily-2", weight: 1, takes: s}, {name: "daily-3", weight: 1, takes: s},
+				{name: "daily-4", weight: 1, takes: s}, {name: "daily-5", weight: 1, takes: s},
+			},
+			want: "daily-1 rendered at 0s, ok at 1s; daily-2 rendered at 0s, ok at 1s; daily-3 rendered at 1s, ok at 2s; " +
 				"daily-4 rendered at 1s, ok at 2s; daily-5 rendered at 2s, ok at 3s; then ok at 0s",
-			"Acquire job.Weight of the semaphore, render, Release"},
-		{"heavy job waits", 4, []job{{"year-end", 3, 10 * time.Minute, 0}, {"weekly", 2, 0, s}, {"monthly", 2, 0, 0}},
-			"year-end rendered at 0s, ok at 10m0s; weekly not rendered, the caller left at 1s; monthly rendered at 10m0s, ok at 10m0s; then ok at 0s",
-			"Acquire(ctx, job.Weight) all at once, not 1, nor 1 at a time (a caller who leaves keeps them); no timeout of its own"},
-		{"caller leaves in line", 1, []job{{"year-end", 1, 10 * s, 0}, {"daily", 1, 0, s}, {"weekly", 1, 0, 2 * s}},
-			"year-end rendered at 0s, ok at 10s; daily not rendered, the caller left at 1s; weekly not rendered, the caller left at 2s; then ok at 0s",
-			"Acquire with the caller's ctx; if it fails, return context.Cause(ctx): no render, no Release"},
-		{"render ends early", 3, []job{{"daily", 2, -1, 0}, {"year-end", 3, 10 * s, s}},
-			"daily rendered at 0s, out of ink at 0s; year-end rendered at 0s, the caller left at 1s; then ok at 0s",
-			"return render's error; render with the caller's ctx; defer Release after Acquire"},
-		{"render panics", 1, []job{{"jammed", 1, -2, 0}}, "jammed rendered at 0s, panicked after 0s: paper jam; then ok at 0s",
-			"defer Release right after Acquire: a render that panics gives its renderers back too"},
-		{"bad weight", 2, []job{{"minus", -1, 0, 0}, {"zero", 0, 0, 0}}, "minus not rendered, error at 0s; zero not rendered, error at 0s; then ok at 0s",
-			"keep the weight check at the top of Render"},
+			fix: "Acquire job.Weight of the semaphore, render, Release",
+		},
+		{
+			name: "heavy job waits", size: 4,
+			jobs: []job{{name: "year-end", weight: 3, takes: 10 * time.Minute}, {name: "weekly", weight: 2, leave: s}, {name: "monthly", weight: 2}},
+			want: "year-end rendered at 0s, ok at 10m0s; weekly not rendered, the caller left at 1s; monthly rendered at 10m0s, ok at 10m0s; then ok at 0s",
+			fix:  "Acquire(ctx, job.Weight) all at once, not 1, nor 1 at a time (a caller who leaves keeps them); no Release if it fails; no timeout of its own",
+		},
+		{
+			name: "caller leaves in line", size: 1,
+			jobs: []job{{name: "year-end", weight: 1, takes: 10 * s}, {name: "daily", weight: 1, leave: s}, {name: "weekly", weight: 1, leave: 2 * s}},
+			want: "year-end rendered at 0s, ok at 10s; daily not rendered, the caller left at 1s; weekly not rendered, the caller left at 2s; then ok at 0s",
+			fix:  "Acquire with the caller's ctx; if it fails, return context.Cause(ctx): no render, no Release (it gives back what others hold)",
+		},
+		{
+			name: "render ends early", size: 3,
+			jobs: []job{{name: "daily", weight: 2, takes: -1}, {name: "year-end", weight: 3, takes: 10 * s, leave: s}},
+			want: "daily rendered at 0s, out of ink at 0s; year-end rendered at 0s, the caller left at 1s; then ok at 0s",
+			fix:  "return render's error; render with the caller's ctx; defer Release after Acquire",
+		},
+		{
+			name: "render panics", size: 1, jobs: []job{{name: "jammed", weight: 1, takes: -2}},
+			want: "jammed rendered at 0s, panicked after 0s: paper jam; then ok at 0s",
+			fix:  "defer Release right after Acquire: a render that panics gives its renderers back too",
+		},
+		{
+			name: "bad weight", size: 2, jobs: []job{{name: "minus", weight: -1}, {name: "zero", weight: 0}},
+			want: "minus not rendered, error at 0s; zero not rendered, error at 0s; then ok at 0s",
+			fix:  "keep the weight check at the top of Render",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +97,9 @@ func TestPool(t *testing.T) {
 				})
 				var calls []*bgCall[struct{}]
 				for _, j := range tt.jobs {
-					calls = append(calls, goCall(func() (struct{}, error) { return struct{}{}, pool.Render(leaving(t, j.leave), Job{j.name, j.weight}) }))
+					calls = append(calls, goCall(func() (struct{}, error) {
+						return struct{}{}, pool.Render(leaving(t, j.leave), Job{Name: j.name, Weight: j.weight})
+					}))
 					synctest.Wait() // in line before the next one comes
 				}
 				var got []string
@@ -88,7 +111,7 @@ func TestPool(t *testing.T) {
 				}
 				// Every renderer taken was given back: the whole pool renders at once.
 				c := goCall(func() (struct{}, error) {
-					return struct{}{}, pool.Render(leaving(t, time.Second), Job{"check", tt.size})
+					return struct{}{}, pool.Render(leaving(t, time.Second), Job{Name: "check", Weight: tt.size})
 				})
 				c.await(time.Minute)
 				if got := strings.Join(append(got, "then "+verdict(c, 0)), "; "); got != tt.want {

@@ -106,10 +106,16 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	// connections. (Close alone, instead of Shutdown, would cut every
 	// request in flight.)
 	err := srv.Shutdown(shutdownCtx)
-	if err != nil {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		// Shutdown's context ended: the grace is over, requests still run.
 		cancelRequests(errGraceOver)
 		srv.Close()
 		err = fmt.Errorf("shutdown: %v grace over before every request finished: %w", grace, err)
+	case err != nil:
+		// Every request finished, but closing the listener failed: nothing
+		// to cancel, and no grace ran out. Say what failed.
+		err = fmt.Errorf("shutdown: closing the listener: %w", err)
 	}
 	<-served // http.ErrServerClosed, now that the listener is closed
 	return err
