@@ -90,7 +90,7 @@ func TestSolutions(t *testing.T) {
 				}
 				var out []string
 				for _, l := range run.ByTest[name] {
-					if !strings.HasPrefix(strings.TrimSpace(l), "=== ") {
+					if l := strings.TrimSpace(l); !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, "--- ") {
 						out = append(out, l)
 					}
 				}
