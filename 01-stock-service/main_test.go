@@ -9,6 +9,7 @@ import (
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/serve"
 )
 
 // The server's shape in main.go is given complete: TestRun passes from the
@@ -39,5 +40,5 @@ func TestRun(t *testing.T) {
 			}
 		}
 	})
-	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve, DefaultAddr: "localhost:4000", IdleTimeout: &idleTimeout, ReadTimeout: &readTimeout})
+	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve.Serve, DefaultAddr: "localhost:4000", IdleTimeout: &serve.IdleTimeout, ReadTimeout: &serve.ReadTimeout})
 }

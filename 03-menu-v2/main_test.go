@@ -10,6 +10,7 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/serve"
 )
 
 // TestMain guards http.DefaultTransport: a menu that calls the stock service
@@ -36,5 +37,5 @@ func TestRun(t *testing.T) {
 		}
 	})
 
-	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve, DefaultAddr: "localhost:3000", IdleTimeout: &idleTimeout, ReadTimeout: &readTimeout})
+	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve.Serve, DefaultAddr: "localhost:3000", IdleTimeout: &serve.IdleTimeout, ReadTimeout: &serve.ReadTimeout})
 }

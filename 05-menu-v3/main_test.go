@@ -12,6 +12,7 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/runtest"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/serve"
 )
 
 // TestMain guards http.DefaultTransport: a menu that calls http.Get, not its
@@ -83,7 +84,7 @@ func TestRun(t *testing.T) {
 		}
 	})
 
-	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve, DefaultAddr: "localhost:3000", IdleTimeout: &idleTimeout, ReadTimeout: &readTimeout})
+	runtest.CheckShape(t, runtest.Shape{Run: run, Serve: serve.Serve, DefaultAddr: "localhost:3000", IdleTimeout: &serve.IdleTimeout, ReadTimeout: &serve.ReadTimeout})
 
 	// The menu calls only the stock service it was given, and reads little of its headers.
 	t.Run("stock client", func(t *testing.T) {

@@ -35,21 +35,19 @@ var fixtureFiles = map[string]string{
 		"Stuck? `go tool workshop hint 01 1`\n\n" +
 		"### Task 2: Subtract\n\nMake `Sub` subtract.\n\n```\ngo test -run 'TestSub' .\n```\n\n" +
 		"Stuck? `go tool workshop hint 01 2`\n\n## What you learned\n\nArithmetic.\n",
-	"01-solved/calc.go":                "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n",
-	"01-solved/calc_test.go":           calcTest,
-	"01-solved/hints/task-1.md":        "The gentlest hint: read the test.\n\n---\n\nThe last hint: use the + operator.\n",
-	"01-solved/hints/task-2.md":        "Use the - operator.\n",
-	"solutions/01-solved/calc.go":      "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n",
-	"solutions/01-solved/calc_test.go": calcTest,
+	"01-solved/calc.go":           "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n",
+	"01-solved/calc_test.go":      calcTest,
+	"01-solved/hints/task-1.md":   "The gentlest hint: read the test.\n\n---\n\nThe last hint: use the + operator.\n",
+	"01-solved/hints/task-2.md":   "Use the - operator.\n",
+	"solutions/01-solved/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n",
 
 	"02-unsolved/README.md": "# 02 — Doubling\n\n## Tasks\n\n" +
 		"### Task 1: Double a number\n\nMake `Double` return twice its argument.\n\n```\ngo test -run 'TestDouble' .\n```\n\n" +
 		"Stuck? `go tool workshop hint 02 1`\n",
-	"02-unsolved/double.go":                "package double\n\n// TODO(task 1): return twice n.\nfunc Double(n int) int { return 0 }\n",
-	"02-unsolved/double_test.go":           doubleTest,
-	"02-unsolved/hints/task-1.md":          "Multiply.\n",
-	"solutions/02-unsolved/double.go":      "package double\n\nfunc Double(n int) int { return 2 * n }\n",
-	"solutions/02-unsolved/double_test.go": doubleTest,
+	"02-unsolved/double.go":           "package double\n\n// TODO(task 1): return twice n.\nfunc Double(n int) int { return 0 }\n",
+	"02-unsolved/double_test.go":      doubleTest,
+	"02-unsolved/hints/task-1.md":     "Multiply.\n",
+	"solutions/02-unsolved/double.go": "package double\n\nfunc Double(n int) int { return 2 * n }\n",
 	"solutions/01-solved/MISTAKES.md": "# Mistakes: 01-solved\n\n## Task 1: Add two numbers\n\n" +
 		"### Subtracts\nThe sign is wrong.\n\n```diff\n--- calc.go\n@@\n-func Add(a, b int) int { return a + b }\n+func Add(a, b int) int { return a - b }\n```\n",
 	"solutions/02-unsolved/MISTAKES.md": "# Mistakes: 02-unsolved\n\n## Task 1: Double a number\n\n" +

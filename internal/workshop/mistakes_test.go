@@ -56,7 +56,7 @@ func TestVerifyMistakesBrokenSolution(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "course")
 	require.NoError(t, writeFixture(root), "writing the fixture")
-	write(t, root, "solutions/02-unsolved/double_test.go", doubleTest+"\nfunc TestBroken(t *testing.T) { undefinedHelper(t) }\n")
+	write(t, root, "solutions/02-unsolved/broken.go", "package double\n\nfunc broken() { undefinedHelper() }\n")
 	a, stdout, _ := testApp(t, root, "")
 	assert.Equal(t, exitRed, a.verify(ctx(t), []string{"-mistakes-only", "02"}), "a catalog whose solution does not build")
 	out := stdout.String()

@@ -14,11 +14,22 @@ import (
 // (the same code), then every solution's tests with -race — what
 // `go test -race ./solutions/...` proves — then the mistake catalogs, with
 // progress. -short: only what needs no build; -mistakes-only: only the
-// catalogs (CI's stage for them).
+// catalogs (CI's stage for them); -solution-overlay FILE: only write the
+// overlay that puts every solution over its step, for
+// `go test -overlay FILE ./NN-…` (CI builds the Windows and macOS test
+// binaries with it).
 func (a *app) verify(ctx context.Context, args []string) int {
-	flags, pos, err := splitFlags(args, []string{"short", "mistakes-only"}, nil)
-	if err != nil || (len(pos) > 0 && flags["mistakes-only"] == "") || (flags["short"] != "" && flags["mistakes-only"] != "") {
-		return a.usageError("usage: go tool workshop verify [-short | -mistakes-only [STEP…]]  (-short: only what needs no build; -mistakes-only: only the mistake catalogs' proof, of every step or of those named)")
+	flags, pos, err := splitFlags(args, []string{"short", "mistakes-only"}, []string{"solution-overlay"})
+	if err != nil || (len(pos) > 0 && flags["mistakes-only"] == "") || (flags["short"] != "" && flags["mistakes-only"] != "") ||
+		(flags["solution-overlay"] != "" && len(flags) > 1) {
+		return a.usageError("usage: go tool workshop verify [-short | -mistakes-only [STEP…] | -solution-overlay FILE]  (-short: only what needs no build; -mistakes-only: only the mistake catalogs' proof, of every step or of those named; -solution-overlay: write the overlay that puts every solution over its step, for go test -overlay FILE)")
+	}
+	if path := flags["solution-overlay"]; path != "" {
+		if err := course.WriteSolutionOverlay(a.root, a.steps, path); err != nil {
+			fmt.Fprintf(a.stderr, "workshop: verify: %v\n", err)
+			return exitRed
+		}
+		return 0
 	}
 	start := time.Now()
 	if flags["mistakes-only"] != "" {
@@ -98,30 +109,25 @@ func reported(w io.Writer, sr *course.StepReport) {
 	}
 }
 
-// verifySolutions runs every solution's tests with -race, where the race
-// detector is available.
+// verifySolutions runs the step's tests on every solution, put over its
+// step with go test -overlay, with -race where the race detector is
+// available.
 func (a *app) verifySolutions(ctx context.Context, g course.Go) bool {
-	var pkgs []string
-	for _, s := range a.steps {
-		pkgs = append(pkgs, "./solutions/"+s.Name)
-	}
 	args := []string{"-count=1", "-vet=all", "-timeout", "5m"}
 	if why := g.RaceProblem(ctx); why != "" {
 		fmt.Fprintf(a.stdout, "  (the race detector is not available here: %s; the solutions' tests run without -race)\n", why)
 	} else {
 		args = append(args, "-race")
 	}
-	a.progress("every solution's tests: go test " + strings.Join(append(args, pkgs...), " "))
-	runs, stderr := g.TestJSON(ctx, append(args, pkgs...)...)
-	modPath, _ := course.ModulePath(a.root)
+	a.progress("every solution's tests: go test " + strings.Join(args, " ") + " -overlay=<each solution over its step> ./NN-…")
+	runs, stderr, err := course.TestSolutions(ctx, g, a.root, a.steps, args...)
+	if err != nil {
+		fmt.Fprintf(a.stdout, "✗ the solutions' tests: %v\n", err)
+		return false
+	}
 	ok := true
 	for _, s := range a.steps {
-		var run *course.TestRun
-		for _, r := range runs {
-			if r.Package == modPath+"/solutions/"+s.Name {
-				run = r
-			}
-		}
+		run := runs[s.Name]
 		if run == nil {
 			fmt.Fprintf(a.stdout, "✗ solutions/%s: no result from go test%s\n", s.Name, quote(stderr))
 			ok = false

@@ -123,8 +123,8 @@ func ProveCatalogs(ctx context.Context, g Go, root string, steps []Step, paralle
 		if err := ctx.Err(); err != nil || len(entries) == 0 {
 			continue
 		}
-		if stdout, stderr, err := g.Run(ctx, "test", "-count=1", "-run", "^$", "./solutions/"+sc.Step.Name); err != nil {
-			sc.Broken = tail(nonEmpty(strings.Split(strings.TrimSpace(stdout+stderr), "\n")), 8)
+		if broken := solutionBuildProblem(ctx, g, root, sc.Step); broken != "" {
+			sc.Broken = broken
 			n += len(entries)
 			continue
 		}
@@ -138,4 +138,18 @@ func ProveCatalogs(ctx context.Context, g Go, root string, steps []Step, paralle
 		})
 	}
 	return out, ctx.Err()
+}
+
+// solutionBuildProblem builds the step's tests on its solution, or says why
+// they do not build.
+func solutionBuildProblem(ctx context.Context, g Go, root string, step Step) string {
+	overlay, cleanup, err := overlayFile(root, []Step{step}, nil)
+	if err != nil {
+		return "writing the overlay: " + err.Error()
+	}
+	defer cleanup()
+	if stdout, stderr, err := g.Run(ctx, "test", "-count=1", "-overlay="+overlay, "-run", "^$", "./"+step.Name); err != nil {
+		return tail(nonEmpty(strings.Split(strings.TrimSpace(stdout+stderr), "\n")), 8)
+	}
+	return ""
 }

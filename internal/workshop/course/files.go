@@ -1,11 +1,9 @@
 package course
 
-// The files of a step: its test files, which must be the solution's byte for
-// byte, and the TODO markers of its starter's sources.
+// The files of a step: its test files, and the TODO markers of its
+// starter's sources.
 
 import (
-	"bytes"
-	"fmt"
 	"go/ast"
 	"go/build"
 	"go/doc"
@@ -14,51 +12,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
-
-// TestFileProblems compares the *_test.go files of a step's folder with its
-// solution's: the same names, the same bytes.
-func TestFileProblems(stepDir, solutionDir string) ([]string, error) {
-	stepFiles, err := testFiles(stepDir)
-	if err != nil {
-		return nil, err
-	}
-	solutionFiles, err := testFiles(solutionDir)
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	if len(stepFiles) == 0 {
-		problems = append(problems, "the step has no *_test.go file")
-	}
-	for _, name := range stepFiles {
-		if !slices.Contains(solutionFiles, name) {
-			problems = append(problems, fmt.Sprintf("%s is in the step but not in its solution", name))
-			continue
-		}
-		a, err := os.ReadFile(filepath.Join(stepDir, name))
-		if err != nil {
-			return nil, err
-		}
-		b, err := os.ReadFile(filepath.Join(solutionDir, name))
-		if err != nil {
-			return nil, err
-		}
-		if diff := firstDifference(a, b); diff != "" {
-			problems = append(problems, fmt.Sprintf("%s differs between the step and its solution: %s", name, diff))
-		}
-	}
-	for _, name := range solutionFiles {
-		if !slices.Contains(stepFiles, name) {
-			problems = append(problems, fmt.Sprintf("%s is in the solution but not in the step", name))
-		}
-	}
-	return problems, nil
-}
 
 // testFiles lists the names of the *_test.go files of a folder, sorted.
 func testFiles(dir string) ([]string, error) {
@@ -73,34 +30,6 @@ func testFiles(dir string) ([]string, error) {
 		}
 	}
 	return names, nil
-}
-
-// firstDifference describes the first line where a and b differ, or returns ""
-// if they are the same bytes.
-func firstDifference(a, b []byte) string {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	if n == len(a) && n == len(b) {
-		return ""
-	}
-	line := bytes.Count(a[:n], []byte("\n")) + 1
-	start := bytes.LastIndexByte(a[:n], '\n') + 1
-	lineOf := func(x []byte) []byte {
-		rest := x[start:]
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			rest = rest[:i]
-		}
-		return rest
-	}
-	switch {
-	case start == len(a):
-		return fmt.Sprintf("line %d: the step's file ends, the solution's goes on with %q", line, lineOf(b))
-	case start == len(b):
-		return fmt.Sprintf("line %d: the solution's file ends, the step's goes on with %q", line, lineOf(a))
-	}
-	return fmt.Sprintf("line %d: step has %q, solution has %q", line, lineOf(a), lineOf(b))
 }
 
 // StarterTODOs scans the non-test .go files under a step's folder for

@@ -13,47 +13,54 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestFirstDifference(t *testing.T) {
-	for _, tc := range []struct{ a, b, want string }{
-		{"same\nfile\n", "same\nfile\n", ""},
-		{"package x\nfunc A() {}\n", "package x\nfunc B() {}\n", `line 2: step has "func A() {}", solution has "func B() {}"`},
-		{"package x\n", "package x\n// more\n", `line 2: the step's file ends, the solution's goes on with "// more"`},
-		{"package x\n// more\n", "package x\n", `line 2: the solution's file ends, the step's goes on with "// more"`},
-		{"package x\r\n", "package x\n", `line 1: step has "package x\r", solution has "package x"`},
-	} {
-		assert.Equal(t, tc.want, firstDifference([]byte(tc.a), []byte(tc.b)), "firstDifference(%q, %q)", tc.a, tc.b)
-	}
-}
-
-func TestTestFileProblems(t *testing.T) {
-	step, solution := t.TempDir(), t.TempDir()
+func TestSolutionTestProblems(t *testing.T) {
+	root := t.TempDir()
+	step := Step{Name: "01-stock", Num: 1, Dir: filepath.Join(root, "01-stock")}
+	solution := step.SolutionDir(root)
 	write := func(dir, name, content string) {
 		t.Helper()
+		require.NoError(t, os.MkdirAll(dir, 0o755), "making a fixture folder")
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644), "writing a fixture")
 	}
-	write(step, "stock.go", "package stock // TODO(task 1): differs from the solution, as it should\n")
+	write(step.Dir, "stock.go", "package stock // TODO(task 1): differs from the solution, as it should\n")
+	write(step.Dir, "old.go", "package stock // the solution has no old.go\n")
 	write(solution, "stock.go", "package stock\n")
-	write(step, "stock_test.go", "package stock\n")
+	write(solution, "stock_unix.go", "package stock // the step has no stock_unix.go\n")
+	write(step.Dir, "stock_test.go", "package stock\n")
+
+	problems, err := SolutionTestProblems(step, solution)
+	require.NoError(t, err, "SolutionTestProblems")
+	assert.Empty(t, problems, "tests in the step alone")
+
 	write(solution, "stock_test.go", "package stock\n")
-	write(step, "counters_test.go", "package stock\n// task 2\n")
-	write(solution, "counters_test.go", "package stock\n// task 3\n")
-	write(step, "only_in_step_test.go", "package stock\n")
-	write(solution, "only_in_solution_test.go", "package stock\n")
+	problems, err = SolutionTestProblems(step, solution)
+	require.NoError(t, err, "SolutionTestProblems")
+	require.Len(t, problems, 1, "a test file in the solution: %q", problems)
+	assert.Contains(t, problems[0], "solutions/01-stock/stock_test.go: a step's tests live in the step's folder alone", "the message")
+	require.NoError(t, os.Remove(filepath.Join(solution, "stock_test.go")), "removing it")
 
-	problems, err := TestFileProblems(step, solution)
-	require.NoError(t, err, "testFileProblems")
-	assert.Equal(t, []string{
-		`counters_test.go differs between the step and its solution: line 2: step has "// task 2", solution has "// task 3"`,
-		"only_in_step_test.go is in the step but not in its solution",
-		"only_in_solution_test.go is in the solution but not in the step",
-	}, problems, "problems of the fixture's test files")
+	changed := map[string]string{filepath.Join(solution, "stock.go"): "package stock // a mistake\n"}
+	tmp := t.TempDir()
+	replace, err := SolutionOverlay(root, []Step{step}, changed, tmp)
+	require.NoError(t, err, "SolutionOverlay")
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		require.NoError(t, err, "Abs")
+		return a
+	}
+	require.Len(t, replace, 3, "the overlay: %v", replace)
+	assert.Equal(t, "", replace[abs(filepath.Join(step.Dir, "old.go"))], "a step file the solution lacks is deleted")
+	assert.Equal(t, abs(filepath.Join(solution, "stock_unix.go")), replace[abs(filepath.Join(step.Dir, "stock_unix.go"))], "a solution file the step lacks is added")
+	got, err := os.ReadFile(replace[abs(filepath.Join(step.Dir, "stock.go"))])
+	require.NoError(t, err, "reading the changed file")
+	assert.Equal(t, "package stock // a mistake\n", string(got), "a changed solution file is read from its new content")
 
-	empty := t.TempDir()
-	problems, err = TestFileProblems(empty, empty)
-	require.NoError(t, err, "testFileProblems of an empty step")
-	assert.Equal(t, []string{"the step has no *_test.go file"}, problems, "a step without tests")
+	empty := Step{Name: "02-empty", Dir: t.TempDir()}
+	problems, err = SolutionTestProblems(empty, t.TempDir())
+	require.NoError(t, err, "SolutionTestProblems of an empty step")
+	assert.Equal(t, []string{"the step has no *_test.go file", "solutions/02-empty has no .go file to put over the step"}, problems, "a step without tests")
 
-	todos, err := StarterTODOs(step)
+	todos, err := StarterTODOs(step.Dir)
 	require.NoError(t, err, "starterTODOs")
 	assert.Equal(t, []Todo{{File: "stock.go", Line: 1, N: 1}}, todos, "TODOs of the starter, not of its tests")
 }

@@ -1,16 +1,14 @@
 package course
 
-// Proving a catalog: each mistake applied with `go test -overlay` (the files
-// on disk untouched) and its task's tests run on it. Rejected = the run
+// Proving a catalog: each mistake applied to the solution, put over its step
+// with `go test -overlay` (the files on disk untouched; overlay.go), and its
+// task's tests run on it. Rejected = the run
 // failed, by an assertion or a crash, and it built. A [race] entry runs
 // under -race; a [vet] entry is rejected by go vet instead.
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -36,8 +34,8 @@ func (v Verdict) Line() string {
 	return fmt.Sprintf("%s %s task %d %q (%.1fs)", mark, v.Step, v.Mistake.Task, v.Mistake.Title, v.Took.Seconds())
 }
 
-// ProveMistakes applies each mistake to the step's solution and runs its
-// task's tests on it, parallel at a time; done hears of each verdict as it
+// ProveMistakes applies each mistake to the step's solution, puts it over
+// the step and runs its task's tests on it, parallel at a time; done hears of each verdict as it
 // comes. The verdicts are in the entries' order.
 func ProveMistakes(ctx context.Context, g Go, root string, step Step, tasks []Task, entries []Mistake, parallel int, done func(Verdict)) []Verdict {
 	g.Dir = root
@@ -74,13 +72,13 @@ func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m
 		v.Problem = err.Error()
 		return v
 	}
-	overlay, cleanup, err := writeOverlay(files)
+	overlay, cleanup, err := overlayFile(root, []Step{step}, files)
 	if err != nil {
 		v.Problem = "writing the overlay: " + err.Error()
 		return v
 	}
 	defer cleanup()
-	pkg := "./solutions/" + step.Name
+	pkg := "./" + step.Name
 	start := time.Now()
 	defer func() { v.Took = time.Since(start) }()
 	if m.Has("vet") {
@@ -102,7 +100,7 @@ func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m
 	}
 	runs, stderr := g.TestJSON(ctx, append(args, pkg)...)
 	modPath, _ := ModulePath(root)
-	run := pick(runs, modPath+"/solutions/"+step.Name)
+	run := pick(runs, modPath+"/"+step.Name)
 	switch {
 	case run.BuildFailed:
 		v.Problem = "the mutant does not build:\n" + indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 10))
@@ -114,41 +112,6 @@ func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m
 		v.Rejected, v.Message = true, FirstFailure(*run, 10)
 	}
 	return v
-}
-
-// writeOverlay writes the changed files to a temporary folder, with the
-// overlay file go's -overlay flag reads.
-func writeOverlay(files map[string]string) (string, func(), error) {
-	dir, err := os.MkdirTemp("", "mistake-")
-	if err != nil {
-		return "", nil, err
-	}
-	cleanup := func() { os.RemoveAll(dir) }
-	replace := map[string]string{}
-	n := 0
-	for path, content := range files {
-		n++
-		tmp := filepath.Join(dir, fmt.Sprintf("%d-%s", n, filepath.Base(path)))
-		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
-			cleanup()
-			return "", nil, err
-		}
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			cleanup()
-			return "", nil, err
-		}
-		replace[abs] = tmp
-	}
-	data, err := json.Marshal(map[string]any{"Replace": replace})
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, "overlay.json"), data, 0o644)
-	}
-	if err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	return filepath.Join(dir, "overlay.json"), cleanup, nil
 }
 
 // FirstFailure is the first failure of a run, as a learner would read it, in

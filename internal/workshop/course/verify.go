@@ -2,10 +2,10 @@ package course
 
 // The workshop's integrity check (solutions/README.md): for every step, the
 // exercise is fair — its starter builds and vets clean and its tests fail on
-// it quickly, by assertion; its test files are its solution's; its README's
-// tasks, their commands, its TODOs and its hints agree. The solutions' own
-// tests are not run here: `go test ./solutions/...` runs them beside this
-// check, and `go tool workshop verify` runs them after it.
+// it quickly, by assertion; its tests live in the step alone; its README's
+// tasks, their commands, its TODOs and its hints agree. The solutions are
+// tested by TestSolutions (overlay.go), beside this check in
+// `go test ./solutions/...` and after it in `go tool workshop verify`.
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 
 // Names of the checks, as the test suite's subtests show them.
 const (
-	CheckTestFiles   = "its test files are the solution's, byte for byte"
+	CheckTestFiles   = "its tests live in the step alone"
 	CheckReadme      = "its README's tasks and commands are course.yaml's"
 	CheckCommands    = "each task's README section shows its command"
 	CheckTODOs       = "its TODOs are in the files course.yaml lists"
@@ -247,7 +247,7 @@ func staticChecks(sr *StepReport, root string, ms *ManifestStep) ([]Task, bool) 
 	}
 
 	c := sr.add(CheckTestFiles)
-	problems, err := TestFileProblems(step.Dir, solutionDir)
+	problems, err := SolutionTestProblems(step, solutionDir)
 	if err != nil {
 		problems = append(problems, "reading the test files: "+err.Error())
 	}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package solutions
+
+// raceBuilt: see race_test.go.
+const raceBuilt = false
