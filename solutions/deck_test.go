@@ -6,9 +6,16 @@ package solutions
 // deck honest: every slide file parses with present's own parser (which
 // fails when a .code file or address no longer resolves, as it would in the
 // room), every file an .iframe or .image names is there, and every slide
-// renders with present's own templates.
+// renders with present's own templates. And talk/quotes.sum holds a
+// fingerprint of what each .code shows: a change to a quoted solution line
+// fails here until someone has read the slide around it again and run
+//
+//	go test ./solutions -run TestDeck -args -update-quotes
 
 import (
+	"crypto/sha256"
+	"flag"
+	"fmt"
 	"html/template"
 	"io"
 	"os"
@@ -20,12 +27,15 @@ import (
 	"golang.org/x/tools/present"
 )
 
+var updateQuotes = flag.Bool("update-quotes", false, "rewrite talk/quotes.sum from the slides")
+
 func TestDeck(t *testing.T) {
 	slides, err := filepath.Glob(filepath.Join("..", "talk", "*.slide"))
 	if err != nil || len(slides) == 0 {
 		t.Fatalf("no talk/*.slide found (err %v): the instructor's deck is missing", err)
 	}
 	tmpl := deckTemplates(t)
+	var quotes []string // "file: slide: .code command: fingerprint", in deck order
 	for _, name := range slides {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			src, err := os.ReadFile(name)
@@ -39,18 +49,31 @@ func TestDeck(t *testing.T) {
 			}
 			codes := 0
 			for _, s := range doc.Sections {
+				lines := 0
 				for _, e := range s.Elem {
 					switch e := e.(type) {
 					case present.Code:
 						codes++
-						if n := strings.Count(string(e.Raw), "\n"); n == 0 || n > maxCodeLines {
-							t.Errorf("slide %q: a .code of %s shows %d lines, want 1 to %d (does its address still fit the solution?)", s.Title, e.FileName, n, maxCodeLines)
+						n := strings.Count(string(e.Raw), "\n")
+						if n == 0 {
+							t.Errorf("slide %q: a .code of %s shows nothing", s.Title, e.FileName)
+						}
+						lines += n
+						sum := sha256.Sum256(e.Raw)
+						quotes = append(quotes, fmt.Sprintf("%s: %s: %s: %x", filepath.Base(name), s.Title, e.Cmd, sum[:8]))
+						for l := range strings.Lines(string(e.Raw)) {
+							if w := len(strings.ReplaceAll(strings.TrimRight(l, "\n"), "\t", "    ")); w > maxCodeColumns {
+								t.Errorf("slide %q: a line of %s is %d columns, more than a slide shows (%d): %s", s.Title, e.FileName, w, maxCodeColumns, strings.TrimSpace(l))
+							}
 						}
 					case present.Iframe:
 						mustExist(t, s.Title, name, e.URL)
 					case present.Image:
 						mustExist(t, s.Title, name, e.URL)
 					}
+				}
+				if lines > maxCodeLines {
+					t.Errorf("slide %q: %d lines of code, more than a slide shows (%d): does its address still fit the solution?", s.Title, lines, maxCodeLines)
 				}
 			}
 			if codes == 0 {
@@ -63,10 +86,41 @@ func TestDeck(t *testing.T) {
 			}
 		})
 	}
+	checkQuotes(t, quotes)
 }
 
-// maxCodeLines is as much code as a slide shows at present's font size.
-const maxCodeLines = 24
+// checkQuotes compares the deck's quotes with talk/quotes.sum, or rewrites it.
+func checkQuotes(t *testing.T, quotes []string) {
+	t.Helper()
+	sum := filepath.Join("..", "talk", "quotes.sum")
+	got := strings.Join(quotes, "\n") + "\n"
+	if *updateQuotes {
+		if err := os.WriteFile(sum, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(sum)
+	if err != nil {
+		t.Fatalf("%v: run go test ./solutions -run TestDeck -args -update-quotes", err)
+	}
+	wantLines := strings.Split(string(want), "\n")
+	for i, q := range quotes {
+		if i >= len(wantLines) || q != wantLines[i] {
+			t.Errorf("the code this slide quotes changed: %s\nread the slide again, then: go test ./solutions -run TestDeck -args -update-quotes", q[:strings.LastIndex(q, ": ")])
+			return
+		}
+	}
+	if got != string(want) {
+		t.Errorf("talk/quotes.sum lists quotes the deck no longer has: go test ./solutions -run TestDeck -args -update-quotes")
+	}
+}
+
+// As much code as one slide shows at present's font size (seen in Chromium).
+const (
+	maxCodeLines   = 22
+	maxCodeColumns = 95
+)
 
 // mustExist fails unless a file a slide names (relative to the slide) exists.
 func mustExist(t *testing.T, slide, deck, url string) {
