@@ -6,6 +6,7 @@ tool (
 	github.com/icecreamcorp/go-cancellation-workshop/internal/load/cmd/lab
 	github.com/icecreamcorp/go-cancellation-workshop/internal/workshop
 	github.com/rakyll/hey
+	golang.org/x/tools/cmd/present
 )
 
 require (
@@ -16,9 +17,11 @@ require (
 	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
+	golang.org/x/tools v0.52.0
 )
 
 require (
-	golang.org/x/net v0.48.0 // indirect
-	golang.org/x/text v0.33.0 // indirect
+	github.com/yuin/goldmark v1.4.13 // indirect
+	golang.org/x/net v0.61.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )
