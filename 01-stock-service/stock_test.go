@@ -152,17 +152,18 @@ func TestCounters(t *testing.T) {
 				json.Unmarshal(rec.Body.Bytes(), &vars)
 				got := vars.Stock
 				for _, f := range []struct {
+					name      string
 					got, want int64
 					fix       string
 				}{ // the fix for the first counter that is wrong
-					{got.Started, want.Started, "s.started.Add(1) as the handler starts"},
-					{got.InFlight, want.InFlight, "s.inFlight.Add(1) as the handler starts, and defer lowering it"},
-					{got.Abandoned, want.Abandoned, "s.abandoned.Add(1) when r.Context().Done() wins"},
-					{got.Completed, want.Completed, "s.completed.Add(1) once the answer is written, and only then"},
-					{got.Connections, want.Connections, "connections are counted by the server's ConnState, not here"},
+					{"started", got.Started, want.Started, "s.started.Add(1) as the handler starts"},
+					{"in_flight", got.InFlight, want.InFlight, "s.inFlight.Add(1) as the handler starts, and defer lowering it"},
+					{"abandoned", got.Abandoned, want.Abandoned, "s.abandoned.Add(1) when r.Context().Done() wins"},
+					{"completed", got.Completed, want.Completed, "s.completed.Add(1) once the answer is written, and only then"},
+					{"connections", got.Connections, want.Connections, "connections are counted by the server's ConnState, not here"},
 				} {
 					if f.got != f.want {
-						t.Fatalf("%s: got %+v, want %+v (%s)", when, got, want, f.fix)
+						t.Fatalf("%s: %s %d, want %d (%s)", when, f.name, f.got, f.want, f.fix)
 					}
 				}
 			}

@@ -105,7 +105,7 @@ func TestCounters(t *testing.T) {
 			case statusClientClosedRequest:
 				want["aborted_by_client"] = 1
 			}
-			checkVars(t, tc.serve(t, nil).handler(), want, "one request, "+tc.name+" (count each request in handleMenu, each abort by the reason task 4 found, in this service's own counters)")
+			checkVars(t, tc.serve(t, nil).handler(), want, "one request, "+tc.name+" (count each request in handleMenu, each abort by task 4's reason)")
 		})
 	}
 }
