@@ -25,7 +25,9 @@ import (
 // GET /stock answers 200 with a JSON object: the flavours, and the delay
 // it waited in milliseconds (0 here).
 func Example_getStock() {
-	h := http.TimeoutHandler(newTestService(0).handler(), time.Second, "no answer within 1s")
+	noDelay := func() time.Duration { return 0 }
+	svc := newStockService(noDelay, slog.New(slog.DiscardHandler))
+	h := http.TimeoutHandler(svc.handler(), time.Second, "no answer within 1s")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/stock", nil))
 	media, _, _ := mime.ParseMediaType(rec.Result().Header.Get("Content-Type"))
