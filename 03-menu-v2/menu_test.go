@@ -44,10 +44,10 @@ func TestTimeout(t *testing.T) {
 		want    int
 		fix     string
 	}{
-		{"stock takes 10s", time.Second, fakestock.Reply{Delay: 10 * time.Second}, time.Second, 504, "race the call against a timer; 504, not 500"},
-		{"timeout 250ms", 250 * time.Millisecond, fakestock.Reply{Delay: 10 * time.Second}, 250 * time.Millisecond, 504, "a timer of s.timeout"},
-		{"stock just in time", time.Second, fakestock.Reply{Delay: time.Second - 1}, time.Second - 1, 200, "select on the result as well"},
-		{"stock fails first", time.Second, fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true}, 300 * time.Millisecond, 502, "a failure wins the race too"},
+		{name: "stock takes 10s", timeout: time.Second, reply: fakestock.Reply{Delay: 10 * time.Second}, at: time.Second, want: 504, fix: "race the call against a timer; 504, not 500"},
+		{name: "timeout 250ms", timeout: 250 * time.Millisecond, reply: fakestock.Reply{Delay: 10 * time.Second}, at: 250 * time.Millisecond, want: 504, fix: "a timer of s.timeout"},
+		{name: "stock just in time", timeout: time.Second, reply: fakestock.Reply{Delay: time.Second - 1}, at: time.Second - 1, want: 200, fix: "select on the result as well"},
+		{name: "stock fails first", timeout: time.Second, reply: fakestock.Reply{Delay: 300 * time.Millisecond, Drop: true}, at: 300 * time.Millisecond, want: 502, fix: "a failure wins the race too"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			letBlockedSendGo(t, func(t *testing.T) {

@@ -96,7 +96,10 @@ func TestFailFast(t *testing.T) {
 		name  string
 		reply fakestock.Reply
 		want  int
-	}{{"200 resets", fakestock.Reply{}, http.StatusOK}, {"502 resets", fakestock.Reply{Status: http.StatusInternalServerError}, http.StatusBadGateway}} {
+	}{
+		{name: "200 resets", reply: fakestock.Reply{}, want: http.StatusOK},
+		{name: "502 resets", reply: fakestock.Reply{Status: http.StatusInternalServerError}, want: http.StatusBadGateway},
+	} {
 		bubble(t, tc.name, func(t *testing.T) {
 			stock := menutest.NewStock(t, slow, slow, slow, slow, tc.reply, slow)
 			h := newTestMenu(stock)
