@@ -12,17 +12,6 @@ import (
 	"strings"
 )
 
-// findRoot returns the repository's root: the folder of the go.mod the go
-// command finds from the working folder.
-func findRoot(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	gomod := strings.TrimSpace(string(out))
-	if err != nil || gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("no go.mod at or above the working folder (go env GOMOD: %q, %v): run the lab inside the workshop's repository", gomod, err)
-	}
-	return filepath.Dir(gomod), nil
-}
-
 // probeFile is compiled into every service the lab builds, with go build's
 // -overlay flag: the sources on disk stay untouched. When the lab sets
 // probeEnv, it samples runtime.NumGoroutine every 5ms and writes the peak to

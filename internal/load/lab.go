@@ -17,17 +17,22 @@ type version struct {
 	Dir   string   // the step's folder, under solutions/ unless -own
 	H2C   bool     // menu and stock service talk HTTP/2 without TLS
 	Flags []string // the menu's flags besides -timeout; "T" is the timeout
+	// Answers are the statuses its finished menu gives: anything else (a
+	// starter's 501, a 502 from a stock service that fails) means the
+	// figures are not this version's (crossChecks).
+	Answers []int
 }
 
 var versions = []version{
-	{Name: "v1", Title: "menu v1: waits for the stock service", Dir: "02-menu-v1"},
-	{Name: "v2", Title: "menu v2: answers 504 at the timeout, leaves the stock call running", Dir: "03-menu-v2"},
+	{Name: "v1", Title: "menu v1: waits for the stock service", Dir: "02-menu-v1", Answers: []int{200}},
+	{Name: "v2", Title: "menu v2: answers 504 at the timeout, leaves the stock call running", Dir: "03-menu-v2",
+		Answers: []int{200, 504}},
 	{Name: "v3", Title: "menu v3: cancels the stock call at the timeout (-fail-after 0)", Dir: "05-menu-v3",
-		Flags: []string{"-fail-after", "0"}},
+		Flags: []string{"-fail-after", "0"}, Answers: []int{200, 504}},
 	{Name: "v3-fail-fast", Title: "menu v3, failing fast: 503 at once after 5 timeouts in a row", Dir: "05-menu-v3",
-		Flags: []string{"-fail-after", "5", "-cool-down", "T"}}, // the cool-down scales as every duration does
+		Flags: []string{"-fail-after", "5", "-cool-down", "T"}, Answers: []int{200, 503, 504}}, // the cool-down scales as every duration does
 	{Name: "v3-h2c", Title: "menu v3 over HTTP/2 without TLS: a cancel is a RST_STREAM frame", Dir: "05-menu-v3", H2C: true,
-		Flags: []string{"-fail-after", "0", "-h2c"}},
+		Flags: []string{"-fail-after", "0", "-h2c"}, Answers: []int{200, 504}},
 }
 
 // menuArgs are v's flags for a menu timeout of t: v1 has no timeout.
