@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -156,77 +155,62 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	}
 	defer menu.stop()
 
-	// Sample the stock service's own in-flight gauge, the connections the
-	// menu's goroutines until the end, and show the progress.
+	// While the load runs, and then while the stock service finishes what it
+	// still holds (v2 left its calls running: the waste must be whole), read
+	// its own in-flight gauge and the menu's goroutines, and show progress.
 	client := &http.Client{Transport: &http.Transport{}, Timeout: 5 * time.Second}
 	defer client.CloseIdleConnections()
 	every := min(max(time.Duration(float64(100*time.Millisecond)*s.Scale), 25*time.Millisecond), time.Second)
-	var (
-		mu      sync.Mutex
-		samples []Sample
-		issued  atomic.Int64
-		phase   atomic.Value // what the progress line says the lab is doing
-	)
-	phase.Store("loading")
-	sampleCtx, stopSampling := context.WithCancel(ctx)
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			if vars, err := readStockVars(sampleCtx, client, stock.addr); err == nil {
-				mu.Lock()
-				samples = append(samples, Sample{T: time.Since(origin).Seconds(), InFlight: vars.Stock.InFlight,
-					Goroutines: int(menu.goroutines.Load())})
-				mu.Unlock()
-				p.update(fmt.Sprintf("%-13s %s %5.1fs  %6d requests sent  stock in flight %4d",
-					v.Name, phase.Load(), time.Since(origin).Seconds(), issued.Load(), vars.Stock.InFlight))
-			}
-			select {
-			case <-sampleCtx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	defer func() { stopSampling(); <-sampled }()
-
 	p.line(fmt.Sprintf("%-13s loading for %v", v.Name, s.Duration))
 	loadStart := time.Since(origin)
-	run, err := drive(ctx, "http://"+menu.addr+"/menu", s.Conns, s.Duration, &issued)
-	if err != nil {
-		return nil, err
-	}
-	loadEnd := time.Since(origin)
-
-	// The stock service may still be working for the menu's callers: v2
-	// left its calls running. Wait for them, for the waste to be whole.
-	drainFor := s.MaxDelay + time.Second
-	phase.Store("waiting for the stock service to finish")
-	p.line(fmt.Sprintf("%-13s waiting for the stock service to finish (at most %v)", v.Name, drainFor))
-	deadline := time.Now().Add(drainFor)
-	drained := false
-	for time.Now().Before(deadline) {
-		_, _, pxInFlight := px.snapshot()
-		// A stock service without working counters (an unfinished step
-		// with -own) is judged by the proxy alone.
-		vars, err := readStockVars(ctx, client, stock.addr)
-		if drained = pxInFlight == 0 && (err != nil || vars.Stock.InFlight == 0); drained {
-			break
+	var (
+		run      heyRun
+		runErr   error
+		issued   atomic.Int64
+		loadEnd  time.Duration
+		deadline time.Time // of the wait for the stock service, once the load ended
+		drained  bool
+		samples  []Sample
+		vars     stockVars
+		varsErr  error
+	)
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		run, runErr = drive(ctx, "http://"+menu.addr+"/menu", s.Conns, s.Duration, &issued)
+	}()
+	loading, phase, drainFor := loaded, "loading", s.MaxDelay+time.Second
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if vars, varsErr = readStockVars(ctx, client, stock.addr); varsErr == nil {
+			samples = append(samples, Sample{T: time.Since(origin).Seconds(), InFlight: vars.Stock.InFlight,
+				Goroutines: int(menu.goroutines.Load())})
+			p.update(fmt.Sprintf("%-13s %s %5.1fs  %6d requests sent  stock in flight %4d",
+				v.Name, phase, time.Since(origin).Seconds(), issued.Load(), vars.Stock.InFlight))
+		}
+		if loading == nil {
+			// A stock service without working counters (an unfinished step
+			// with -own) is judged by the proxy alone.
+			_, _, pxInFlight := px.snapshot()
+			if drained = pxInFlight == 0 && (varsErr != nil || vars.Stock.InFlight == 0); drained || time.Now().After(deadline) {
+				break
+			}
 		}
 		select {
 		case <-ctx.Done():
+			<-loaded
 			return nil, ctx.Err()
-		case <-time.After(every):
+		case <-loading:
+			if runErr != nil {
+				return nil, runErr
+			}
+			loading, loadEnd, deadline = nil, time.Since(origin), time.Now().Add(drainFor)
+			phase = "waiting for the stock service to finish"
+			p.line(fmt.Sprintf("%-13s waiting for the stock service to finish (at most %v)", v.Name, drainFor))
+		case <-tick.C:
 		}
 	}
-	vars, varsErr := readStockVars(ctx, client, stock.addr)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	stopSampling()
-	<-sampled
 	calls, conns, _ := px.snapshot()
 
 	r := summarise(v, s, run, calls, conns)
