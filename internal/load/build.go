@@ -55,7 +55,8 @@ const (
 
 // build compiles the packages (directories relative to root, such as
 // "solutions/01-stock-service") into dir in one go build, with the probe
-// added to each, and returns the binaries' paths by package.
+// added to each, and returns the binaries' paths by step folder (the
+// package's last element).
 func build(ctx context.Context, root, dir string, pkgs []string) (map[string]string, error) {
 	probe := filepath.Join(dir, "probe.go.txt")
 	if err := os.WriteFile(probe, []byte(probeFile), 0o644); err != nil {
@@ -72,7 +73,7 @@ func build(ctx context.Context, root, dir string, pkgs []string) (map[string]str
 		if runtime.GOOS == "windows" {
 			bin += ".exe"
 		}
-		bins[pkg] = bin
+		bins[filepath.Base(abs)] = bin
 	}
 	js, err := json.Marshal(overlay)
 	if err != nil {

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -237,13 +236,9 @@ func servicePkgs(root string, s Setup) ([]string, error) {
 var buildAll = func(ctx context.Context, root string, pkgs []string, dir string, p *progressWriter) (map[string]string, error) {
 	began := time.Now()
 	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
-	built, err := build(ctx, root, dir, pkgs)
+	bins, err := build(ctx, root, dir, pkgs)
 	if err != nil {
 		return nil, err
-	}
-	bins := map[string]string{}
-	for _, pkg := range pkgs {
-		bins[path.Base(pkg)] = built[pkg]
 	}
 	p.done(fmt.Sprintf("built in %.1fs", time.Since(began).Seconds()))
 	return bins, nil

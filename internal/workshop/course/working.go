@@ -22,7 +22,7 @@ import (
 // that git does not track. It returns -1 when no candidate has such a file,
 // or git cannot tell.
 func WorkingStep(ctx context.Context, root string, steps []Step, candidate func(i int) bool) int {
-	ref := cmp.Or(upstreamRef(ctx, root), "HEAD") // the starter: the workshop's own branch, as reset takes it
+	ref := cmp.Or(upstreamRef(ctx, root), "HEAD")
 	changed, err := git(ctx, root, "diff", "-z", "--name-only", "--no-renames", "--relative", ref, "--", ".")
 	if err != nil {
 		return -1
