@@ -178,6 +178,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	go func() {
 		defer close(loaded)
 		run, runErr = drive(ctx, "http://"+menu.addr+"/menu", s.Conns, s.Duration, &issued)
+		loadEnd = time.Since(origin)
 	}()
 	loading, phase, drainFor := loaded, "loading", s.MaxDelay+time.Second
 	tick := time.NewTicker(every)
@@ -205,7 +206,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 			if runErr != nil {
 				return nil, runErr
 			}
-			loading, loadEnd, deadline = nil, time.Since(origin), time.Now().Add(drainFor)
+			loading, deadline = nil, time.Now().Add(drainFor)
 			phase = "waiting for the stock service to finish"
 			p.line(fmt.Sprintf("%-13s waiting for the stock service to finish (at most %v)", v.Name, drainFor))
 		case <-tick.C:
