@@ -12,17 +12,6 @@ import (
 	"strings"
 )
 
-// findRoot returns the repository's root: the folder of the go.mod the go
-// command finds from the working folder.
-func findRoot(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	gomod := strings.TrimSpace(string(out))
-	if err != nil || gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("no go.mod at or above the working folder (go env GOMOD: %q, %v): run the lab inside the workshop's repository", gomod, err)
-	}
-	return filepath.Dir(gomod), nil
-}
-
 // probeFile is compiled into every service the lab builds, with go build's
 // -overlay flag: the sources on disk stay untouched. When the lab sets
 // probeEnv, it samples runtime.NumGoroutine every 5ms and writes the peak to
@@ -66,7 +55,8 @@ const (
 
 // build compiles the packages (directories relative to root, such as
 // "solutions/01-stock-service") into dir in one go build, with the probe
-// added to each, and returns the binaries' paths by package.
+// added to each, and returns the binaries' paths by step folder (the
+// package's last element).
 func build(ctx context.Context, root, dir string, pkgs []string) (map[string]string, error) {
 	probe := filepath.Join(dir, "probe.go.txt")
 	if err := os.WriteFile(probe, []byte(probeFile), 0o644); err != nil {
@@ -83,7 +73,7 @@ func build(ctx context.Context, root, dir string, pkgs []string) (map[string]str
 		if runtime.GOOS == "windows" {
 			bin += ".exe"
 		}
-		bins[pkg] = bin
+		bins[filepath.Base(abs)] = bin
 	}
 	js, err := json.Marshal(overlay)
 	if err != nil {

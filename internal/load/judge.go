@@ -1,17 +1,15 @@
 package load
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
-	"os/exec"
 	"path"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
 // Goal is one of the lab's stated targets, and whether this run met it. A
@@ -78,17 +76,6 @@ func goals(r *Report) []Goal {
 	return gs
 }
 
-// answers are the statuses each version's menu gives, finished: anything
-// else (a starter's 501, a 502 from a stock service that fails) means the
-// figures are not that version's.
-var answers = map[string][]int{
-	"v1":           {200},
-	"v2":           {200, 504},
-	"v3":           {200, 504},
-	"v3-fail-fast": {200, 503, 504},
-	"v3-h2c":       {200, 504},
-}
-
 // crossChecks returns a warning for each figure of the run that does not
 // hold together, so that no table is read as the version it names when it
 // is not: answers a finished menu of that version never gives (more than
@@ -98,7 +85,10 @@ var answers = map[string][]int{
 func crossChecks(r *Report) []string {
 	var warns []string
 	for _, res := range r.Results {
-		want := answers[res.Version]
+		var want []int
+		if i := slices.IndexFunc(versions, func(v version) bool { return v.Name == res.Version }); i >= 0 {
+			want = versions[i].Answers
+		}
 		odd, bad, n := map[int]int{}, 0, 0
 		for code, count := range res.Statuses {
 			n += count
@@ -136,44 +126,38 @@ func statusMix(m map[int]int) string {
 // and says, for each whose tests do not all pass, how far it is: the
 // figures measured are not those of the version it is named after.
 var ownProgress = func(ctx context.Context, root string, dirs []string) (map[string]string, error) {
-	args := []string{"test", "-json", "-timeout", "2m"}
+	args := []string{"-timeout", "2m"}
 	for _, dir := range dirs {
 		args = append(args, "./"+dir)
 	}
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = root
-	out, err := cmd.Output() // a failing test makes go test exit 1
-	if exit := (*exec.ExitError)(nil); err != nil && !errors.As(err, &exit) || ctx.Err() != nil {
-		return nil, errors.Join(ctx.Err(), err)
-	}
-	passed, failed, ok := map[string]int{}, map[string]int{}, map[string]bool{}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var e struct{ Action, Package, Test string }
-		if dec.Decode(&e) != nil {
-			break
-		}
-		dir := path.Base(e.Package)
-		switch {
-		case e.Test == "" && e.Action == "pass":
-			ok[dir] = true
-		case e.Test == "" || strings.Contains(e.Test, "/"): // a subtest's verdict is its test's too
-		case e.Action == "pass":
-			passed[dir]++
-		case e.Action == "fail":
-			failed[dir]++
-		}
+	runs, _ := course.Go{Dir: root}.TestJSON(ctx, args...)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	unfinished := map[string]string{}
 	for _, dir := range dirs {
-		switch n := passed[dir] + failed[dir]; {
-		case ok[dir]:
+		passed, n := 0, 0
+		i := slices.IndexFunc(runs, func(r *course.TestRun) bool { return path.Base(r.Package) == dir })
+		if i >= 0 && runs[i].Result == "pass" {
+			continue
+		}
+		if i >= 0 {
+			for _, test := range runs[i].TopLevel() { // a subtest's verdict is its test's too
+				switch runs[i].Outcome[test] {
+				case "pass":
+					passed, n = passed+1, n+1
+				case "fail":
+					n++
+				}
+			}
+		}
+		switch {
 		case n == 0:
 			unfinished[dir] = "its tests did not run (go test ./" + dir + " says why) — measuring it as it is"
-		case passed[dir] == 0:
+		case passed == 0:
 			unfinished[dir] = fmt.Sprintf("0 of %d tests pass — measuring your starter", n)
 		default:
-			unfinished[dir] = fmt.Sprintf("%d of %d tests pass — measuring your unfinished step", passed[dir], n)
+			unfinished[dir] = fmt.Sprintf("%d of %d tests pass — measuring your unfinished step", passed, n)
 		}
 	}
 	return unfinished, nil

@@ -88,13 +88,13 @@ func TestCrossChecks(t *testing.T) {
 func TestMissingServices(t *testing.T) {
 	root := t.TempDir()
 	s := Setup{Versions: []string{"v1"}}
-	err := present(root, servicePkgs(s), false)
+	_, err := servicePkgs(root, s)
 	require.Error(t, err, "a clone without solutions/")
 	assert.Contains(t, err.Error(), filepath.Join("solutions", "01-stock-service")+" in this clone", "the message names what is missing")
 	assert.Contains(t, err.Error(), "go tool workshop load -own", "the message offers -own")
 
 	s.Own = true
-	err = present(root, servicePkgs(s), true)
+	_, err = servicePkgs(root, s)
 	require.Error(t, err, "-own without the step folders")
 	assert.Contains(t, err.Error(), "no Go files in "+filepath.Join(root, "01-stock-service"), "the message names the folder")
 
@@ -102,7 +102,8 @@ func TestMissingServices(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, dir), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(root, dir, "main.go"), []byte("package main\n"), 0o644))
 	}
-	assert.NoError(t, present(root, servicePkgs(s), true), "-own with both folders")
+	_, err = servicePkgs(root, s)
+	assert.NoError(t, err, "-own with both folders")
 }
 
 // The HTML charts' areas are opaque, so that each shows the colour of its

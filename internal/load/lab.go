@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -17,17 +16,22 @@ type version struct {
 	Dir   string   // the step's folder, under solutions/ unless -own
 	H2C   bool     // menu and stock service talk HTTP/2 without TLS
 	Flags []string // the menu's flags besides -timeout; "T" is the timeout
+	// Answers are the statuses its finished menu gives: anything else (a
+	// starter's 501, a 502 from a stock service that fails) means the
+	// figures are not this version's (crossChecks).
+	Answers []int
 }
 
 var versions = []version{
-	{Name: "v1", Title: "menu v1: waits for the stock service", Dir: "02-menu-v1"},
-	{Name: "v2", Title: "menu v2: answers 504 at the timeout, leaves the stock call running", Dir: "03-menu-v2"},
+	{Name: "v1", Title: "menu v1: waits for the stock service", Dir: "02-menu-v1", Answers: []int{200}},
+	{Name: "v2", Title: "menu v2: answers 504 at the timeout, leaves the stock call running", Dir: "03-menu-v2",
+		Answers: []int{200, 504}},
 	{Name: "v3", Title: "menu v3: cancels the stock call at the timeout (-fail-after 0)", Dir: "05-menu-v3",
-		Flags: []string{"-fail-after", "0"}},
+		Flags: []string{"-fail-after", "0"}, Answers: []int{200, 504}},
 	{Name: "v3-fail-fast", Title: "menu v3, failing fast: 503 at once after 5 timeouts in a row", Dir: "05-menu-v3",
-		Flags: []string{"-fail-after", "5", "-cool-down", "T"}}, // the cool-down scales as every duration does
+		Flags: []string{"-fail-after", "5", "-cool-down", "T"}, Answers: []int{200, 503, 504}}, // the cool-down scales as every duration does
 	{Name: "v3-h2c", Title: "menu v3 over HTTP/2 without TLS: a cancel is a RST_STREAM frame", Dir: "05-menu-v3", H2C: true,
-		Flags: []string{"-fail-after", "0", "-h2c"}},
+		Flags: []string{"-fail-after", "0", "-h2c"}, Answers: []int{200, 504}},
 }
 
 // menuArgs are v's flags for a menu timeout of t: v1 has no timeout.
@@ -151,77 +155,63 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	}
 	defer menu.stop()
 
-	// Sample the stock service's own in-flight gauge, the connections the
-	// menu's goroutines until the end, and show the progress.
+	// While the load runs, and then while the stock service finishes what it
+	// still holds (v2 left its calls running: the waste must be whole), read
+	// its own in-flight gauge and the menu's goroutines, and show progress.
 	client := &http.Client{Transport: &http.Transport{}, Timeout: 5 * time.Second}
 	defer client.CloseIdleConnections()
 	every := min(max(time.Duration(float64(100*time.Millisecond)*s.Scale), 25*time.Millisecond), time.Second)
-	var (
-		mu      sync.Mutex
-		samples []Sample
-		issued  atomic.Int64
-		phase   atomic.Value // what the progress line says the lab is doing
-	)
-	phase.Store("loading")
-	sampleCtx, stopSampling := context.WithCancel(ctx)
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			if vars, err := readStockVars(sampleCtx, client, stock.addr); err == nil {
-				mu.Lock()
-				samples = append(samples, Sample{T: time.Since(origin).Seconds(), InFlight: vars.Stock.InFlight,
-					Goroutines: int(menu.goroutines.Load())})
-				mu.Unlock()
-				p.update(fmt.Sprintf("%-13s %s %5.1fs  %6d requests sent  stock in flight %4d",
-					v.Name, phase.Load(), time.Since(origin).Seconds(), issued.Load(), vars.Stock.InFlight))
-			}
-			select {
-			case <-sampleCtx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	defer func() { stopSampling(); <-sampled }()
-
 	p.line(fmt.Sprintf("%-13s loading for %v", v.Name, s.Duration))
 	loadStart := time.Since(origin)
-	run, err := drive(ctx, "http://"+menu.addr+"/menu", s.Conns, s.Duration, &issued)
-	if err != nil {
-		return nil, err
-	}
-	loadEnd := time.Since(origin)
-
-	// The stock service may still be working for the menu's callers: v2
-	// left its calls running. Wait for them, for the waste to be whole.
-	drainFor := s.MaxDelay + time.Second
-	phase.Store("waiting for the stock service to finish")
-	p.line(fmt.Sprintf("%-13s waiting for the stock service to finish (at most %v)", v.Name, drainFor))
-	deadline := time.Now().Add(drainFor)
-	drained := false
-	for time.Now().Before(deadline) {
-		_, _, pxInFlight := px.snapshot()
-		// A stock service without working counters (an unfinished step
-		// with -own) is judged by the proxy alone.
-		vars, err := readStockVars(ctx, client, stock.addr)
-		if drained = pxInFlight == 0 && (err != nil || vars.Stock.InFlight == 0); drained {
-			break
+	var (
+		run      heyRun
+		runErr   error
+		issued   atomic.Int64
+		loadEnd  time.Duration
+		deadline time.Time // of the wait for the stock service, once the load ended
+		drained  bool
+		samples  []Sample
+		vars     stockVars
+		varsErr  error
+	)
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		run, runErr = drive(ctx, "http://"+menu.addr+"/menu", s.Conns, s.Duration, &issued)
+		loadEnd = time.Since(origin)
+	}()
+	loading, phase, drainFor := loaded, "loading", s.MaxDelay+time.Second
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if vars, varsErr = readStockVars(ctx, client, stock.addr); varsErr == nil {
+			samples = append(samples, Sample{T: time.Since(origin).Seconds(), InFlight: vars.Stock.InFlight,
+				Goroutines: int(menu.goroutines.Load())})
+			p.update(fmt.Sprintf("%-13s %s %5.1fs  %6d requests sent  stock in flight %4d",
+				v.Name, phase, time.Since(origin).Seconds(), issued.Load(), vars.Stock.InFlight))
+		}
+		if loading == nil {
+			// A stock service without working counters (an unfinished step
+			// with -own) is judged by the proxy alone.
+			_, _, pxInFlight := px.snapshot()
+			if drained = pxInFlight == 0 && (varsErr != nil || vars.Stock.InFlight == 0); drained || time.Now().After(deadline) {
+				break
+			}
 		}
 		select {
 		case <-ctx.Done():
+			<-loaded
 			return nil, ctx.Err()
-		case <-time.After(every):
+		case <-loading:
+			if runErr != nil {
+				return nil, runErr
+			}
+			loading, deadline = nil, time.Now().Add(drainFor)
+			phase = "waiting for the stock service to finish"
+			p.line(fmt.Sprintf("%-13s waiting for the stock service to finish (at most %v)", v.Name, drainFor))
+		case <-tick.C:
 		}
 	}
-	vars, varsErr := readStockVars(ctx, client, stock.addr)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	stopSampling()
-	<-sampled
 	calls, conns, _ := px.snapshot()
 
 	r := summarise(v, s, run, calls, conns)

@@ -141,7 +141,7 @@ func builtSolutions(t *testing.T) map[string]string {
 		}
 		var root string
 		var pkgs []string
-		if root, pkgs, solutions.err = services(context.Background(), tinySetup(versionNames()...)); solutions.err == nil {
+		if root, pkgs, solutions.err = services(tinySetup(versionNames()...)); solutions.err == nil {
 			solutions.bins, solutions.err = buildAll(context.Background(), root, pkgs, solutions.dir, newProgress(io.Discard))
 		}
 	})

@@ -20,13 +20,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
 // Main runs the lab with its command-line arguments and returns the
@@ -161,7 +162,7 @@ type Report struct {
 // report.
 func lab(ctx context.Context, s Setup, p *progressWriter) (*Report, error) {
 	began := time.Now()
-	root, pkgs, err := services(ctx, s)
+	root, pkgs, err := services(s)
 	if err != nil {
 		return nil, err
 	}
@@ -191,19 +192,22 @@ func lab(ctx context.Context, s Setup, p *progressWriter) (*Report, error) {
 	return measureAll(ctx, s, bins, p, began)
 }
 
-// services returns the repository's root and the packages s measures, as
-// folders relative to it: solutions/01-stock-service, … or with -own
-// 01-stock-service, …; an error, naming the fix, when one is missing.
-func services(ctx context.Context, s Setup) (root string, pkgs []string, err error) {
-	if root, err = findRoot(ctx); err != nil {
+// services returns the repository's root (the folder of the go.mod that
+// holds the working folder) and servicePkgs.
+func services(s Setup) (root string, pkgs []string, err error) {
+	if root, err = course.ModuleRoot("."); err != nil {
 		return "", nil, err
 	}
-	pkgs = servicePkgs(s)
-	return root, pkgs, present(root, pkgs, s.Own)
+	pkgs, err = servicePkgs(root, s)
+	return root, pkgs, err
 }
 
-// servicePkgs is the stock service and the menus s measures.
-func servicePkgs(s Setup) []string {
+// servicePkgs returns the stock service and the menus s measures, as folders
+// relative to root: solutions/01-stock-service, … or with -own
+// 01-stock-service, …; an error, naming the fix, when one has no Go files
+// (go build with the probe's overlay would fail in the linker, "function
+// main is undeclared").
+func servicePkgs(root string, s Setup) ([]string, error) {
 	prefix := "solutions/"
 	if s.Own {
 		prefix = ""
@@ -214,24 +218,17 @@ func servicePkgs(s Setup) []string {
 			pkgs = append(pkgs, prefix+v.Dir)
 		}
 	}
-	return pkgs
-}
-
-// present checks that every package of pkgs has Go files: go build with the
-// probe's overlay would otherwise fail in the linker ("function main is
-// undeclared") on a folder that is not there.
-func present(root string, pkgs []string, own bool) error {
 	for _, pkg := range pkgs {
 		dir := filepath.Join(root, filepath.FromSlash(pkg))
-		if files, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(files) > 0 {
-			continue
+		switch files, _ := filepath.Glob(filepath.Join(dir, "*.go")); {
+		case len(files) > 0:
+		case s.Own:
+			return nil, fmt.Errorf("no Go files in %s: -own measures your step folders at the repository's root (%s)", dir, strings.Join(pkgs, ", "))
+		default:
+			return nil, fmt.Errorf("no %s in this clone: the lab measures the solutions; to measure your own steps instead: go tool workshop load -own", dir)
 		}
-		if own {
-			return fmt.Errorf("no Go files in %s: -own measures your step folders at the repository's root (%s)", dir, strings.Join(pkgs, ", "))
-		}
-		return fmt.Errorf("no %s in this clone: the lab measures the solutions; to measure your own steps instead: go tool workshop load -own", dir)
 	}
-	return nil
+	return pkgs, nil
 }
 
 // buildAll builds the packages pkgs of root into dir and returns the
@@ -239,13 +236,9 @@ func present(root string, pkgs []string, own bool) error {
 var buildAll = func(ctx context.Context, root string, pkgs []string, dir string, p *progressWriter) (map[string]string, error) {
 	began := time.Now()
 	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
-	built, err := build(ctx, root, dir, pkgs)
+	bins, err := build(ctx, root, dir, pkgs)
 	if err != nil {
 		return nil, err
-	}
-	bins := map[string]string{}
-	for _, pkg := range pkgs {
-		bins[path.Base(pkg)] = built[pkg]
 	}
 	p.done(fmt.Sprintf("built in %.1fs", time.Since(began).Seconds()))
 	return bins, nil

@@ -18,7 +18,7 @@ import (
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/fakestock"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/leakcheck"
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/load/cpu"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/menutest/cpu"
 )
 
 // Get serves one GET /menu with h and returns what it answered.

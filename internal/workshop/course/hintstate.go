@@ -25,16 +25,13 @@ func LoadHintState(dir string) (*HintState, error) {
 	}
 	st.File = filepath.Join(dir, "hints.json")
 	data, err := os.ReadFile(st.File)
-	if errors.Is(err, fs.ErrNotExist) {
-		return st, nil
-	}
 	if err == nil {
 		err = json.Unmarshal(data, &st.Shown)
 	}
 	if err != nil || st.Shown == nil { // a file of "null" too
 		st.Shown = map[string]int{}
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return st, fmt.Errorf("%s: %w", st.File, err)
 	}
 	return st, nil

@@ -63,18 +63,12 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*ResetP
 	}
 	p := &ResetPlan{Step: step, RepoDir: repoDir, Path: rel}
 	if ref == "" {
-		for _, r := range UpstreamRefs {
-			if _, err := git(ctx, p.RepoDir, "rev-parse", "--verify", "--quiet", r+"^{commit}"); err == nil {
-				ref = r
-				break
-			}
-		}
-		if ref == "" {
+		if ref = upstreamRef(ctx, p.RepoDir); ref == "" {
 			return nil, fmt.Errorf("this clone has no remote branch of the workshop (tried %s) to take the starter from: name the commit to take it from with -from (git log --oneline -- %s lists the commits that changed it)",
 				strings.Join(UpstreamRefs, ", "), p.Path)
 		}
 	}
-	if _, err := git(ctx, p.RepoDir, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
+	if !isCommit(ctx, p.RepoDir, ref) {
 		return nil, fmt.Errorf("%q is not a commit of this clone", ref)
 	}
 	p.Ref = ref
@@ -112,6 +106,22 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*ResetP
 	}
 	p.Delete = append(p.Delete, names(untracked)...)
 	return p, nil
+}
+
+// upstreamRef returns the first of UpstreamRefs that is a commit of the
+// clone at dir, or "".
+func upstreamRef(ctx context.Context, dir string) string {
+	for _, r := range UpstreamRefs {
+		if isCommit(ctx, dir, r) {
+			return r
+		}
+	}
+	return ""
+}
+
+func isCommit(ctx context.Context, dir, ref string) bool {
+	_, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	return err == nil
 }
 
 // names splits git's -z output into names, kept exactly: a name may end in

@@ -27,7 +27,7 @@ type StepStatus struct {
 	RaceTask int `json:",omitempty"`
 	// Vet is go vet's complaint about the step ("" when vet is clean, or was
 	// not run: Statuses runs it for a step whose tasks are all done). It is
-	// cached apart from the tests' results (Cache.LoadVet), by the same hash.
+	// cached apart from the tests' results (Cache.loadVet), by the same hash.
 	Vet string   `json:"-"`
 	Run *TestRun `json:"-"` // the run it comes from; nil when it came from the cache
 }
@@ -147,11 +147,11 @@ func StatusesEach(ctx context.Context, g Go, root string, steps []Step, cache Ca
 		for ; next < len(steps) && known[next] && vetErr == nil; next++ {
 			st := sts[next]
 			if st.TasksDone() {
-				if _, ok := cache.LoadVet(st.Hash); !ok {
+				var ok bool
+				if st.Vet, ok = cache.loadVet(st.Hash); !ok {
 					progress(fmt.Sprintf("go vet ./%s: its tasks pass; is vet clean too? (once, until you change a file)", st.Step))
+					st.Vet, vetErr = runVet(ctx, g, root, steps[next], st.Hash, cache)
 				}
-				v, err := Vet(ctx, g, root, steps[next], st.Hash, cache)
-				st.Vet, vetErr = v.Output, err
 			}
 			if each != nil && vetErr == nil {
 				each(next, st)
@@ -287,9 +287,9 @@ func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (
 	// check always runs vet itself (a cached verdict could be from a go vet
 	// run before a change to a file the hash does not cover), and keeps its
 	// verdict for the overview.
-	v, err := runVet(ctx, g, root, step, hash, cache)
-	st = &StepStatus{Step: step.Name, Hash: hash, Vet: v.Output}
-	if err != nil || VetCompileError(v.Output) {
+	vet, err := runVet(ctx, g, root, step, hash, cache)
+	st = &StepStatus{Step: step.Name, Hash: hash, Vet: vet}
+	if err != nil || VetCompileError(vet) {
 		return st, "", err
 	}
 	args := []string{"-count=1", "-vet=off", "-timeout", "120s", "-race", "./" + step.Name}

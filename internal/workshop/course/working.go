@@ -7,6 +7,7 @@ package course
 // learner back.
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ import (
 // that git does not track. It returns -1 when no candidate has such a file,
 // or git cannot tell.
 func WorkingStep(ctx context.Context, root string, steps []Step, candidate func(i int) bool) int {
-	ref := starterRef(ctx, root)
+	ref := cmp.Or(upstreamRef(ctx, root), "HEAD")
 	changed, err := git(ctx, root, "diff", "-z", "--name-only", "--no-renames", "--relative", ref, "--", ".")
 	if err != nil {
 		return -1
@@ -50,15 +51,4 @@ func WorkingStep(ctx context.Context, root string, steps []Step, candidate func(
 		}
 	}
 	return best
-}
-
-// starterRef is the commit the starter files come from: the workshop's own
-// branch (as reset takes it), else HEAD.
-func starterRef(ctx context.Context, root string) string {
-	for _, r := range UpstreamRefs {
-		if _, err := git(ctx, root, "rev-parse", "--verify", "--quiet", r+"^{commit}"); err == nil {
-			return r
-		}
-	}
-	return "HEAD"
 }
