@@ -96,12 +96,12 @@ func TestWatchScreen(t *testing.T) {
 	assert.Contains(t, ft.out.String(), "02-unsolved, task 1: Double a number — hint 1 of 1", "h: the task's next hint")
 
 	write(t, ft.a.root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
-	ft.waitFor(t, "Quick run: task 1 alone, without -race — go vet and every test with -race are running, and may change it", 1)
+	ft.waitFor(t, "Quick run (task 1 alone, without -race): go vet and every test with -race are running, and may change it", 1)
 	ft.waitFor(t, "02-unsolved is done", 1)
 	out = ft.out.String()
 	assert.Contains(t, out, "run 2 at ", "the save's run is run 2")
 	assert.Contains(t, out, "\x1b[32m✓\x1b[0m task 1  Double a number", "✓ in green")
-	quick, full := strings.Index(out, "Quick run: task 1"), strings.LastIndex(out, "Full run: go vet")
+	quick, full := strings.Index(out, "Quick run (task 1"), strings.LastIndex(out, "Full run: go vet")
 	assert.Less(t, quick, full, "the quick verdict first, the full one after it")
 
 	ft.press(t, "r")
@@ -137,7 +137,7 @@ func TestWatchScreenCtrlZ(t *testing.T) {
 	assert.Equal(t, exitOK, ft.exit(t), "q quits after a Ctrl-Z")
 	assert.Equal(t, int32(2), ft.restored.Load(), "the terminal restored on quitting too")
 
-	var sv screenView
+	var sv view
 	quit, rerun := sv.key(nil, ctrlZ)
 	assert.False(t, quit || rerun, "Ctrl-Z without job control (Windows): nothing happens")
 }
@@ -147,8 +147,8 @@ func tail(s string, n int) string { return s[max(0, len(s)-n):] }
 // The marks in colour, or not at all when NO_COLOR is set.
 func TestWatchScreenColour(t *testing.T) { // not parallel: it sets NO_COLOR
 	text := "  ✓ task 1\n  ✗ task 2"
-	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&screenView{color: true}).paint(text), "✓ green, ✗ red")
-	assert.Equal(t, text, (&screenView{color: false}).paint(text), "NO_COLOR: no colour")
+	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&view{color: true}).paint(text), "✓ green, ✗ red")
+	assert.Equal(t, text, (&view{color: false}).paint(text), "NO_COLOR: no colour")
 	t.Setenv("NO_COLOR", "1")
 	assert.True(t, osTerminal().noColor, "NO_COLOR set: noColor")
 }
@@ -208,7 +208,7 @@ func TestWatchScreenNext(t *testing.T) {
 	assert.Contains(t, ft.out.String(), "Make `Sub` subtract.", "n shows the task's README section")
 	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return a - b }\n")
 	ft.waitFor(t, "running task 2's tests alone, without -race", 1)
-	ft.waitFor(t, "Quick run: task 2 alone", 1)
+	ft.waitFor(t, "Quick run (task 2 alone", 1)
 	ft.press(t, "q")
 	assert.Equal(t, exitOK, ft.exit(t), "q quits")
 }

@@ -38,7 +38,7 @@ func (a *app) watch(ctx context.Context, args []string) int {
 	if a.term.isTerminal {
 		return w.screen(ctx)
 	}
-	return w.loop(ctx, plainView{a: a})
+	return w.loop(ctx, &view{a: a})
 }
 
 // pollEvery is how often watch looks at the step's Go files: a stat of each
@@ -59,16 +59,6 @@ type watcher struct {
 	chosen int
 }
 
-// A view shows what a watcher does.
-type view interface {
-	started(w *watcher, why string, quick bool) // a run begins
-	quick(w *watcher, v *verdict)               // the quick run's verdict
-	full(w *watcher, v *verdict)                // the full run's verdict
-	waiting(w *watcher)                         // nothing runs: waiting for a save
-	key(w *watcher, k byte) (quit, rerun bool)  // a key the learner pressed
-	keys() <-chan byte                          // nil without keys
-}
-
 type runResult struct {
 	v   *verdict
 	err error
@@ -76,7 +66,7 @@ type runResult struct {
 
 // loop runs the step's checks, again on each change, until ctx ends or the
 // view quits.
-func (w *watcher) loop(ctx context.Context, vw view) int {
+func (w *watcher) loop(ctx context.Context, vw *view) int {
 	a := w.a
 	why := "first run"
 	for {
@@ -94,7 +84,7 @@ func (w *watcher) loop(ctx context.Context, vw view) int {
 			case <-changes:
 				why = w.step.Name + " changed"
 				rerun = true
-			case k := <-vw.keys():
+			case k := <-vw.keyCh:
 				quit, again := vw.key(w, k)
 				if quit {
 					cancel()
@@ -108,9 +98,9 @@ func (w *watcher) loop(ctx context.Context, vw view) int {
 			case r, ok := <-results:
 				if !ok {
 					results = nil
-					if next, moved := w.moveOn(ctx); moved {
+					if next, moved := w.moveOn(); moved {
 						why = fmt.Sprintf("%s is done: watching %s now", w.step.Name, next.Name)
-						w.step, w.last, w.focus, w.chosen = next, nil, 0, 0
+						w.switchTo(next)
 						rerun = true
 						continue
 					}
@@ -148,7 +138,7 @@ func (w *watcher) loop(ctx context.Context, vw view) int {
 
 // start runs the quick run (when a task is in progress) and then the full
 // one, and sends their verdicts; the channel closes when both are done.
-func (w *watcher) start(ctx context.Context, vw view, why string) chan runResult {
+func (w *watcher) start(ctx context.Context, vw *view, why string) chan runResult {
 	w.run++
 	step, focus := w.step, w.focus
 	var tk course.Task
@@ -174,17 +164,18 @@ func (w *watcher) start(ctx context.Context, vw view, why string) chan runResult
 	return out
 }
 
-// moveOn returns the step to watch next when the step just checked is done
-// and the learner did not name it.
-func (w *watcher) moveOn(ctx context.Context) (course.Step, bool) {
+// moveOn returns the step to watch next (as the n key finds it) when the
+// step just checked is done and the learner did not name it.
+func (w *watcher) moveOn() (course.Step, bool) {
 	if w.named || w.last == nil || !w.last.st.Finished() {
 		return course.Step{}, false
 	}
-	next, _, err := w.a.current(ctx)
-	if err != nil || next.Name == w.step.Name {
-		return course.Step{}, false
-	}
-	return next, true
+	return w.a.nextNotDone(w.step)
+}
+
+// switchTo watches another step, from its first run.
+func (w *watcher) switchTo(step course.Step) {
+	w.step, w.last, w.focus, w.chosen = step, nil, 0, 0
 }
 
 // drain waits for a run to end (its context is cancelled): no go command

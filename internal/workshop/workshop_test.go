@@ -261,10 +261,10 @@ func TestWatch(t *testing.T) {
 	assert.Contains(t, out.String(), "✗ task 1", "the first check: red")
 
 	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
-	waitFor("──── 02-unsolved changed ────", 1)
+	waitFor(": 02-unsolved changed — running task 1's tests alone, without -race… ────", 1)
 	waitFor("Watching 02-unsolved", 2)
-	assert.Contains(t, out.String(), "Quick run (task 1 alone, without -race): ✓ task 1  Double a number", "the save runs the task in progress's tests first")
-	assert.Contains(t, out.String(), "Run 2 at ", "the run's number and time")
+	assert.Contains(t, out.String(), "Quick run (task 1 alone, without -race): go vet and every test with -race are running, and may change it\n\n  ✓ task 1  Double a number", "the save runs the task in progress's tests first")
+	assert.Contains(t, out.String(), "──── run 2 at ", "the run's number and time")
 	assert.Contains(t, out.String(), "✓ 02-unsolved is done", "the check after the save: green")
 
 	stop()
