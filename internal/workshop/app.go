@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -225,6 +226,33 @@ func (a *app) dirOf(step course.Step) string {
 }
 
 var errUsage = errors.New("usage")
+
+// stepArgs reads a command's arguments: the flags bools, wherever they come,
+// and at most most others, the first naming the step (stepArg). On a usage
+// error it reports it and returns ok false.
+func (a *app) stepArgs(ctx context.Context, args, bools []string, most int, usage string) (flags map[string]string, pos []string, step course.Step, ok bool) {
+	flags, pos, err := splitFlags(args, bools, nil)
+	if err != nil || len(pos) > most {
+		a.usageError("usage: go tool workshop %s", usage)
+		return nil, nil, step, false
+	}
+	if step, err = a.stepArg(ctx, append(pos, "")[0]); err != nil {
+		a.usageError("%v", err)
+		return nil, nil, step, false
+	}
+	return flags, pos, step, true
+}
+
+// taskArg is the task arg names among a step's tasks; nil after a usage
+// error.
+func (a *app) taskArg(step course.Step, tasks []course.Task, arg string) *course.Task {
+	n, _ := strconv.Atoi(arg)
+	if tk := taskN(tasks, n); tk != nil {
+		return tk
+	}
+	a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, arg, len(tasks))
+	return nil
+}
 
 // splitFlags separates flags (-y, -all, -from REF) from positional arguments,
 // wherever they come: `hint 05 1 -all` and `hint -all 05 1` alike.

@@ -15,17 +15,10 @@ import (
 // check runs go vet and the step's tests with -race, and shows the first
 // failure.
 func (a *app) check(ctx context.Context, args []string) int {
-	if len(args) > 1 || len(args) == 1 && strings.HasPrefix(args[0], "-") {
-		return a.usageError("usage: go tool workshop check [STEP] (it runs go vet, then go test -race where it can, by itself)")
+	_, _, step, ok := a.stepArgs(ctx, args, nil, 1, "check [STEP] (it runs go vet, then go test -race where it can, by itself)")
+	if !ok {
+		return exitUsage
 	}
-	step, err := a.stepArg(ctx, append(args, "")[0])
-	if err != nil {
-		return a.usageError("%v", err)
-	}
-	return a.checkStep(ctx, step)
-}
-
-func (a *app) checkStep(ctx context.Context, step course.Step) int {
 	fmt.Fprintf(a.stdout, "Checking %s: go vet (every analyzer, lostcancel among them), then every test with -race…\n", step.Name)
 	v, err := a.fullRun(ctx, step)
 	if err != nil {
@@ -81,10 +74,8 @@ func (a *app) fromWD(out string) string {
 }
 
 func (v *verdict) task(n int) course.Task {
-	for _, tk := range v.tasks {
-		if tk.N == n {
-			return tk
-		}
+	if tk := taskN(v.tasks, n); tk != nil {
+		return *tk
 	}
 	return course.Task{N: n}
 }

@@ -4,20 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
 // hint shows the next hint of a task, one more each time.
 func (a *app) hint(ctx context.Context, args []string) int {
-	flags, pos, err := splitFlags(args, []string{"all"}, nil)
-	if err != nil || len(pos) > 2 {
-		return a.usageError("usage: go tool workshop hint [STEP] [TASK] [-all]")
-	}
-	step, err := a.stepArg(ctx, append(pos, "")[0])
-	if err != nil {
-		return a.usageError("%v", err)
+	flags, pos, step, ok := a.stepArgs(ctx, args, []string{"all"}, 2, "hint [STEP] [TASK] [-all]")
+	if !ok {
+		return exitUsage
 	}
 	tasks, err := step.ReadTasks()
 	if err == nil && len(tasks) == 0 {
@@ -29,9 +24,8 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	}
 	var task *course.Task
 	if len(pos) == 2 {
-		n, _ := strconv.Atoi(pos[1])
-		if task = taskN(tasks, n); task == nil {
-			return a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, pos[1], len(tasks))
+		if task = a.taskArg(step, tasks, pos[1]); task == nil {
+			return exitUsage
 		}
 	} else {
 		sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)

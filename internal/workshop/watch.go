@@ -19,21 +19,11 @@ import (
 // On a terminal it is a live screen with keys (screen.go); elsewhere (a
 // pipe, an editor's panel) it appends each verdict to its output.
 func (a *app) watch(ctx context.Context, args []string) int {
-	if len(args) > 1 {
-		return a.usageError("watch takes one step at most: go tool workshop watch [STEP]")
+	_, pos, step, ok := a.stepArgs(ctx, args, nil, 1, "watch [STEP]")
+	if !ok {
+		return exitUsage
 	}
-	if len(args) == 1 && strings.HasPrefix(args[0], "-") {
-		return a.usageError("watch takes no flags: go tool workshop watch [STEP]")
-	}
-	named := len(args) == 1
-	arg := ""
-	if named {
-		arg = args[0]
-	}
-	step, err := a.stepArg(ctx, arg)
-	if err != nil {
-		return a.usageError("%v", err)
-	}
+	named := len(pos) == 1
 	w := &watcher{a: a, step: step, named: named}
 	if a.term.isTerminal {
 		return w.screen(ctx)
