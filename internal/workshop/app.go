@@ -23,9 +23,8 @@ type app struct {
 	stdin    io.Reader
 	stdout   io.Writer
 	stderr   io.Writer
-	cacheDir string // "" keeps nothing between runs
-	hintDir  string // where the hints shown are remembered; "" nowhere
-	stateDir string // where reset keeps what it replaces; "" nowhere
+	cacheDir string // the results of the steps' tests and vet
+	stateDir string // the hints shown, and what reset kept
 	g        course.Go
 	wd       string   // the folder the runner was started in; "" for the module's root
 	windows  bool     // print commands for Windows' shells
@@ -52,7 +51,7 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 	}
 	a.wd = wd
 	a.term = osTerminal()
-	a.stateDir, a.hintDir = stateDir, stateDir
+	a.stateDir = stateDir
 	return a, nil
 }
 
@@ -64,7 +63,7 @@ func newAppAt(root, cacheDir string, stdin io.Reader, stdout, stderr io.Writer) 
 	if len(steps) == 0 {
 		return nil, fmt.Errorf("no step folder (%s) in %s: run go tool workshop inside the workshop's repository", course.StepGlob, root)
 	}
-	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, hintDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
+	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
 }
 
 func (a *app) cache() course.Cache { return course.Cache{Dir: a.cacheDir} }
@@ -147,14 +146,11 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 		}
 		dir = filepath.Join(base, dir)
 	}
-	dir = filepath.Clean(dir)
-	real, realErr := filepath.EvalSymlinks(dir)
-	for _, s := range a.steps {
-		if filepath.Clean(s.Dir) == dir {
-			return s, nil
-		}
-		if r, err := filepath.EvalSymlinks(s.Dir); realErr == nil && err == nil && r == real {
-			return s, nil
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		for _, s := range a.steps {
+			if r, err := filepath.EvalSymlinks(s.Dir); err == nil && r == real {
+				return s, nil
+			}
 		}
 	}
 	return course.Step{}, course.NoStep(a.steps, arg)

@@ -84,7 +84,7 @@ func taskN(tasks []course.Task, n int) *course.Task {
 // nextHint returns the index of a task's next hint and its text with its
 // header, and remembers it as shown (hint and watch's h key share this).
 func (a *app) nextHint(step course.Step, task course.Task, hints []string) (int, string) {
-	state, err := course.LoadHintState(a.hintDir)
+	state, err := course.LoadHintState(a.stateDir)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: the hints shown so far could not be read (%v): starting again from the first hint\n", err)
 	}
