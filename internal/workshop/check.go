@@ -35,7 +35,6 @@ type verdict struct {
 	step     course.Step
 	tasks    []course.Task
 	st       *course.StepStatus
-	vetOut   string // go vet's complaint; "" when clean, or for a quick run
 	raceNote string // why -race was left out
 	quick    bool
 }
@@ -46,7 +45,7 @@ func (a *app) fullRun(ctx context.Context, step course.Step) (*verdict, error) {
 		return nil, err
 	}
 	tasks, _ := step.ReadTasks()
-	return &verdict{step: step, tasks: tasks, st: st, vetOut: a.fromWD(st.Vet), raceNote: raceNote}, nil
+	return &verdict{step: step, tasks: tasks, st: st, raceNote: raceNote}, nil
 }
 
 // fromWD rewrites the file paths that begin go vet's lines (relative to the
@@ -116,9 +115,9 @@ func (v *verdict) failing() (course.TaskResult, bool) {
 // exit code.
 func (a *app) report(w io.Writer, v *verdict) int {
 	step, st := v.step, v.st
-	if course.VetCompileError(v.vetOut) {
+	if course.VetCompileError(st.Vet) {
 		fmt.Fprintf(w, "\n✗ go vet ./%s failed — fix this first (the step does not compile):\n%s\n",
-			step.Name, indentText(limitLines(v.vetOut, 20), "    "))
+			step.Name, indentText(limitLines(a.fromWD(st.Vet), 20), "    "))
 		return exitRed
 	}
 	if v.raceNote != "" {
@@ -140,8 +139,8 @@ func (a *app) report(w io.Writer, v *verdict) int {
 			step.Name, map[bool]string{true: "", false: " under -race"}[v.raceNote != ""], step.Name)
 		return exitOK
 	}
-	if v.vetOut != "" {
-		a.vetFinding(w, v)
+	if st.Vet != "" {
+		a.vetFinding(w, "✗ ", step, st.Vet, st.TasksDone())
 		return exitRed
 	}
 	res, ok := v.failing()
@@ -155,17 +154,18 @@ func (a *app) report(w io.Writer, v *verdict) int {
 	return exitRed
 }
 
-// vetFinding shows what go vet found in a step that compiles, beside the
-// tasks' own verdicts.
-func (a *app) vetFinding(w io.Writer, v *verdict) {
-	if v.st.TasksDone() {
-		fmt.Fprintf(w, "✗ Every task's tests pass (tests ✓), but go vet does not (vet ✗): it finds bugs the tests may not catch.\n\n")
+// vetFinding shows go vet's finding in a step that compiles, after lead
+// (where the step stands), and how to check the fix.
+func (a *app) vetFinding(w io.Writer, lead string, step course.Step, vet string, tasksDone bool) {
+	if tasksDone {
+		fmt.Fprintf(w, "%severy task's tests pass, but go vet does not (tests ✓, vet ✗): it finds bugs the tests\n", lead)
+		fmt.Fprintf(w, "may not catch (a lost cancel, a copied lock), and no task's hint is about them. What it says:\n\n")
 	} else {
-		fmt.Fprintf(w, "✗ go vet found a bug the tests may not catch — fix this first:\n\n")
+		fmt.Fprintf(w, "%sgo vet found a bug the tests may not catch — fix this first:\n\n", lead)
 	}
-	fmt.Fprintf(w, "%s\n\n", indentText(limitLines(v.vetOut, 12), "  "))
-	fmt.Fprintf(w, "Run it alone:  %s\n", a.command(v.step, "go vet ."))
-	fmt.Fprintf(w, "Stuck?         go tool workshop hint %02d\n", v.step.Num)
+	fmt.Fprintf(w, "%s\n\n", indentText(limitLines(a.fromWD(vet), 12), "  "))
+	fmt.Fprintf(w, "Run it alone:  %s\n", a.command(step, "go vet ."))
+	fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
 }
 
 // failure shows a task's failure: its first failing test's output (a

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
@@ -104,18 +103,10 @@ func hintText(step course.Step, task course.Task, hints []string, i int) string 
 func (a *app) allTasksPass(step course.Step, st *course.StepStatus, n int) int {
 	w := a.stdout
 	if st.Vet != "" {
-		fmt.Fprintf(w, "%s: every task's tests pass, but go vet does not — and no task's hint is about that.\n", step.Name)
-		vetSays(w, step, st.Vet)
+		a.vetFinding(w, step.Name+": ", step, st.Vet, true)
 	} else {
 		fmt.Fprintf(w, "%s is done: every task passes and go vet is clean. Nothing to hint at.\n", step.Name)
 	}
 	fmt.Fprintf(w, "For a task's hints anyway: go tool workshop hint %02d N (N from 1 to %d)\n", step.Num, n)
 	return exitOK
-}
-
-// vetSays shows go vet's finding in a step whose tasks pass, and how to check
-// the fix.
-func vetSays(w io.Writer, step course.Step, vet string) {
-	fmt.Fprintf(w, "What it says:\n\n%s\n\n", indentText(limitLines(vet, 12), "  "))
-	fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
 }

@@ -68,9 +68,7 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 		fmt.Fprintf(w, "First, %s's tests must run — %s\n\n", step.Name, st.Problem)
 	}
 	if st.TasksDone() && st.Vet != "" {
-		fmt.Fprintf(w, "Next: %s — every task's tests pass, but go vet does not: it finds bugs the tests may not\n", step.Name)
-		fmt.Fprintf(w, "catch (a lost cancel, a copied lock). ")
-		vetSays(w, step, st.Vet)
+		a.vetFinding(w, "Next: "+step.Name+" — ", step, st.Vet, true)
 		return
 	}
 	for _, res := range st.Tasks {

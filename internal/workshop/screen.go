@@ -247,8 +247,8 @@ func (s *view) hint(w *watcher) string {
 		return "The first run has not ended yet: ask again in a moment."
 	case v.st.Finished():
 		return w.step.Name + " is done: nothing to hint at."
-	case v.vetOut != "" && w.focus == 0:
-		return "What go vet says — no task's hint is about it:\n\n" + indentText(limitLines(v.vetOut, 12), "  ")
+	case v.st.Vet != "" && w.focus == 0:
+		return "What go vet says — no task's hint is about it:\n\n" + indentText(limitLines(s.a.fromWD(v.st.Vet), 12), "  ")
 	}
 	tk := v.task(w.focus)
 	hints, err := w.step.ReadHints(tk)

@@ -180,20 +180,19 @@ func TestWatchSeesContentOnly(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "a.go", "package a\n")
 	write(t, dir, "README.md", "# A\n")
-	g := goFiles{}
-	before := g.sum(dir)
+	before := goSum(dir)
 	write(t, dir, "README.md", "# A, edited\n")
 	write(t, dir, "hints/task-1.md", "A hint.\n")
 	write(t, dir, "hints/x.go", "package hints\n")
 	later := time.Now().Add(time.Hour)
 	require.NoError(t, os.Chtimes(filepath.Join(dir, "a.go"), later, later), "touch a.go")
 	write(t, dir, "b_test.go", "package a\n")
-	withTest := g.sum(dir)
+	withTest := goSum(dir)
 	assert.NotEqual(t, before, withTest, "a new Go file is a change")
 	require.NoError(t, os.Remove(filepath.Join(dir, "b_test.go")))
-	assert.Equal(t, before, g.sum(dir), "a README, hints and a touch are no change")
+	assert.Equal(t, before, goSum(dir), "a README, hints and a touch are no change")
 	write(t, dir, "a.go", "package a\n\nvar X = 1\n")
-	assert.NotEqual(t, before, g.sum(dir), "new content is a change")
+	assert.NotEqual(t, before, goSum(dir), "new content is a change")
 }
 
 // n moves the task in progress to the next task not done: the next save

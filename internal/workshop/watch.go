@@ -31,9 +31,8 @@ func (a *app) watch(ctx context.Context, args []string) int {
 	return w.loop(ctx, &view{a: a})
 }
 
-// pollEvery is how often watch looks at the step's Go files: a stat of each
-// (a file is read only when its size or time changed), so often is cheap, and
-// a save waits 25ms on average to be seen.
+// pollEvery is how often watch reads the step's Go files: a save waits 25ms
+// on average to be seen.
 const pollEvery = 50 * time.Millisecond
 
 // A watcher runs a step's checks as its files change.
@@ -187,8 +186,7 @@ func (w *watcher) poll(ctx context.Context) (<-chan struct{}, func()) {
 	dir := w.step.Dir
 	go func() {
 		defer close(done)
-		snap := goFiles{}
-		before := snap.sum(dir)
+		before := goSum(dir)
 		t := time.NewTicker(pollEvery)
 		defer t.Stop()
 		for {
@@ -197,7 +195,7 @@ func (w *watcher) poll(ctx context.Context) (<-chan struct{}, func()) {
 				return
 			case <-t.C:
 			}
-			if now := snap.sum(dir); now != before {
+			if now := goSum(dir); now != before {
 				before = now
 				select {
 				case changes <- struct{}{}:
@@ -209,47 +207,20 @@ func (w *watcher) poll(ctx context.Context) (<-chan struct{}, func()) {
 	return changes, func() { cancel(); <-done }
 }
 
-// goFiles remembers the content hash of each Go file it has read, by path,
-// size and time, so that a poll reads only the files that were written.
-type goFiles map[string]goFile
-
-type goFile struct {
-	size int64
-	mod  time.Time
-	sum  [sha256.Size]byte
-}
-
-// sum hashes the names and contents of the Go files under dir (hints/ and
-// dot folders aside).
-func (g goFiles) sum(dir string) string {
+// goSum hashes the names and contents of the Go files under dir (hints/ and
+// dot folders aside): a step's few small files, read again at each poll.
+func goSum(dir string) string {
 	h := sha256.New()
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if path != dir && (d.Name() == "hints" || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
+		switch {
+		case err != nil:
+		case d.IsDir() && path != dir && (d.Name() == "hints" || strings.HasPrefix(d.Name(), ".")):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(path, ".go"):
+			if data, err := os.ReadFile(path); err == nil {
+				fmt.Fprintf(h, "%s\x00%x\x00", path, sha256.Sum256(data))
 			}
-			return nil
 		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		f, ok := g[path]
-		if !ok || f.size != info.Size() || !f.mod.Equal(info.ModTime()) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return nil
-			}
-			f = goFile{size: info.Size(), mod: info.ModTime(), sum: sha256.Sum256(data)}
-			g[path] = f
-		}
-		fmt.Fprintf(h, "%s\x00%x\x00", path, f.sum)
 		return nil
 	})
 	return fmt.Sprintf("%x", h.Sum(nil))

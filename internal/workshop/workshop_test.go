@@ -114,7 +114,7 @@ func TestOverviewVet(t *testing.T) {
 
 	assert.Equal(t, exitRed, a.check(ctx(t), []string{"02"}), "check 02 fails on vet")
 	assert.Contains(t, stdout.String(), "✓ task 1  Double a number", "check shows the task's tests pass")
-	assert.Contains(t, stdout.String(), "Every task's tests pass (tests ✓), but go vet does not (vet ✗)", "and that vet fails")
+	assert.Contains(t, stdout.String(), "✗ every task's tests pass, but go vet does not (tests ✓, vet ✗)", "and that vet fails")
 }
 
 // A finding of go vet that go test's own vet checks too (printf) must not
