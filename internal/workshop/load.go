@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,15 +44,11 @@ func load(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	signal.Stop(sigs) // no signal is sent on sigs once Stop returns
 	close(sigs)
 	<-relayed
-	var exit *exec.ExitError
-	switch {
-	case err != nil && !errors.As(err, &exit):
-		return exitRed
-	case cmd.ProcessState.Exited():
-		return cmd.ProcessState.ExitCode()
-	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal()) // as a shell reports a process a signal ended
+	}
+	if code := cmd.ProcessState.ExitCode(); err == nil || code > 0 {
+		return code
 	}
 	return exitRed
 }

@@ -56,58 +56,50 @@ type runResult struct {
 // loop runs the step's checks, again on each change, until ctx ends or the
 // view quits.
 func (w *watcher) loop(ctx context.Context, vw *view) int {
-	a := w.a
-	why := "first run"
+	for why := "first run"; why != ""; {
+		why = w.once(ctx, vw, why)
+	}
+	return exitOK
+}
+
+// once runs the step's checks and shows their verdicts until something
+// calls for another run: it returns why, or "" to quit.
+func (w *watcher) once(ctx context.Context, vw *view, why string) string {
+	changes, stopPoll := w.poll(ctx)
+	defer stopPoll()
+	runCtx, cancel := context.WithCancel(ctx)
+	results := w.start(runCtx, vw, why)
+	defer func() { cancel(); drain(results) }()
 	for {
-		changes, stopPoll := w.poll(ctx)
-		runCtx, cancel := context.WithCancel(ctx)
-		results := w.start(runCtx, vw, why)
-		rerun := false
-		for !rerun {
-			select {
-			case <-ctx.Done():
-				cancel()
-				drain(results)
-				stopPoll()
-				return exitOK
-			case <-changes:
-				why = w.step.Name + " changed"
-				rerun = true
-			case k := <-vw.keyCh:
-				quit, again := vw.key(w, k)
-				if quit {
-					cancel()
-					drain(results)
-					stopPoll()
-					return exitOK
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-changes:
+			return w.step.Name + " changed"
+		case k := <-vw.keyCh:
+			if quit, again := vw.key(w, k); quit {
+				return ""
+			} else if again {
+				return "run again (r)"
+			}
+		case r, ok := <-results:
+			switch {
+			case !ok:
+				results = nil
+				if next, moved := w.moveOn(); moved {
+					why := fmt.Sprintf("%s is done: watching %s now", w.step.Name, next.Name)
+					w.switchTo(next)
+					return why
 				}
-				if again {
-					why, rerun = "run again (r)", true
+				vw.waiting(w)
+			case r.err != nil:
+				if runCtx.Err() == nil {
+					fmt.Fprintf(w.a.stderr, "workshop: %v\n", r.err)
 				}
-			case r, ok := <-results:
-				if !ok {
-					results = nil
-					if next, moved := w.moveOn(); moved {
-						why = fmt.Sprintf("%s is done: watching %s now", w.step.Name, next.Name)
-						w.switchTo(next)
-						rerun = true
-						continue
-					}
-					vw.waiting(w)
-					continue
-				}
-				if r.err != nil {
-					if ctx.Err() == nil && runCtx.Err() == nil {
-						fmt.Fprintf(a.stderr, "workshop: %v\n", r.err)
-					}
-					continue
-				}
-				if r.v.quick {
-					vw.quick(w, r.v)
-					continue
-				}
-				w.last = r.v
-				w.focus = 0
+			case r.v.quick:
+				vw.quick(w, r.v)
+			default:
+				w.last, w.focus = r.v, 0
 				if res, ok := r.v.failing(); ok {
 					w.focus = res.N
 				}
@@ -119,9 +111,6 @@ func (w *watcher) loop(ctx context.Context, vw *view) int {
 				vw.full(w, r.v)
 			}
 		}
-		cancel()
-		drain(results)
-		stopPoll()
 	}
 }
 
