@@ -16,11 +16,11 @@ const mutantsAtOnce = 2
 // with go test -overlay and rejected by its task's tests. A bad entry fails,
 // and so do a step without a catalog and a task with fewer than
 // course.MinMistakes entries.
-func (a *app) verifyMistakes(ctx context.Context, g course.Go, steps []course.Step) bool {
+func (a *app) verifyMistakes(ctx context.Context, steps []course.Step) bool {
 	a.progress(fmt.Sprintf("the mistake catalogs: each entry a go test -overlay run of its task, %d at a time", mutantsAtOnce))
 	start := time.Now()
 	n := 0
-	cats, err := course.ProveCatalogs(ctx, g, a.root, steps, mutantsAtOnce, func(i, total int, v course.Verdict) {
+	cats, err := course.ProveCatalogs(ctx, a.g, a.root, steps, mutantsAtOnce, func(i, total int, v course.Verdict) {
 		n++
 		a.progress(fmt.Sprintf("[%d/%d] %s", i, total, v.Line()))
 	})
