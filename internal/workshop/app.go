@@ -76,22 +76,11 @@ func (a *app) usageError(format string, args ...any) int {
 	return exitUsage
 }
 
-// current returns the step the learner is working in, and its status: the
-// step folder the runner was started in if that step is not finished; else,
-// of the steps not finished, the one whose files (hints/ aside) they changed
+// working is the index of the step the learner is working in: the step
+// folder the runner was started in if that step is not finished; else, of
+// the steps not finished, the one whose files (hints/ aside) they changed
 // last compared to the starter; else the first step not finished; else the
 // last step.
-func (a *app) current(ctx context.Context) (course.Step, *course.StepStatus, error) {
-	sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
-	if err != nil {
-		return course.Step{}, nil, err
-	}
-	i := a.working(ctx, sts)
-	return a.steps[i], sts[i], nil
-}
-
-// working is the index of the step the learner is working in (see current);
-// a step not finished whose folder the runner was started in comes first.
 func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
 	if step, ok := a.inStep(); ok {
 		for i, s := range a.steps {
@@ -114,7 +103,7 @@ func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
 // stepArg finds the step an argument names: a number or a folder's name, or
 // a path from the folder the runner was started in (".", "../05-menu-v3");
 // for "", the step folder the runner was started in, else the step the
-// learner is working in (current). A step folder that resolves outside the
+// learner is working in (working). A step folder that resolves outside the
 // module is refused.
 func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 	step, err := a.findStep(ctx, arg)
@@ -129,8 +118,11 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 		if step, ok := a.inStep(); ok {
 			return step, nil
 		}
-		step, _, err := a.current(ctx)
-		return step, err
+		sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
+		if err != nil {
+			return course.Step{}, err
+		}
+		return a.steps[a.working(ctx, sts)], nil
 	}
 	if arg != "." && arg != ".." && !strings.ContainsAny(arg, `/\`) {
 		return course.FindStep(a.steps, arg)
