@@ -200,7 +200,7 @@ func (s *view) full(w *watcher, v *verdict) {
 func (s *view) show(w *watcher, v *verdict, status, body string) {
 	s.shown, s.from, s.status, s.body, s.note = v, w.run, status, body, ""
 	if !s.screen {
-		fmt.Fprintf(s.a.stdout, "%s\n\n%s\n", status, strings.TrimRight(body, "\n"))
+		fmt.Fprintf(s.a.stdout, "%s\n\n%s\n\n", status, strings.TrimRight(body, "\n"))
 		return
 	}
 	s.draw(w)
@@ -209,7 +209,7 @@ func (s *view) show(w *watcher, v *verdict, status, body string) {
 // waiting shows that nothing runs: watch waits for a save.
 func (s *view) waiting(w *watcher) {
 	if !s.screen {
-		fmt.Fprintf(s.a.stdout, "\nWatching %s: save a Go file to check again (Ctrl-C to stop).\n", w.step.Name)
+		fmt.Fprintf(s.a.stdout, "Watching %s: save a Go file to check again (Ctrl-C to stop).\n", w.step.Name)
 		return
 	}
 	s.draw(w)
