@@ -26,7 +26,7 @@ type app struct {
 	cacheDir string // the results of the steps' tests and vet
 	stateDir string // the hints shown, and what reset kept
 	g        course.Go
-	wd       string   // the folder the runner was started in; "" for the module's root
+	wd       string   // the folder the runner was started in
 	windows  bool     // print commands for Windows' shells
 	term     terminal // where watch draws its screen; none: plain output
 }
@@ -63,7 +63,7 @@ func newAppAt(root, cacheDir string, stdin io.Reader, stdout, stderr io.Writer) 
 	if len(steps) == 0 {
 		return nil, fmt.Errorf("no step folder (%s) in %s: run go tool workshop inside the workshop's repository", course.StepGlob, root)
 	}
-	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
+	return &app{root: root, wd: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
 }
 
 func (a *app) cache() course.Cache { return course.Cache{Dir: a.cacheDir} }
@@ -132,11 +132,7 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 	// merely ends in a step's name (solutions/05-menu-v3).
 	dir := filepath.FromSlash(strings.ReplaceAll(arg, `\`, "/"))
 	if !filepath.IsAbs(dir) {
-		base := a.wd
-		if base == "" {
-			base = a.root
-		}
-		dir = filepath.Join(base, dir)
+		dir = filepath.Join(a.wd, dir)
 	}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		for _, s := range a.steps {
@@ -150,9 +146,6 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 
 // inStep returns the step whose folder the runner was started in (or below).
 func (a *app) inStep() (course.Step, bool) {
-	if a.wd == "" {
-		return course.Step{}, false
-	}
 	for _, s := range a.steps {
 		rel, err := filepath.Rel(s.Dir, a.wd)
 		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
@@ -200,9 +193,6 @@ var plainDir = regexp.MustCompile(`^[\w./:-]+$`)
 // dirOf is step's folder, relative to the folder the runner was started in
 // when it can be; "" when that is the step's folder.
 func (a *app) dirOf(step course.Step) string {
-	if a.wd == "" {
-		return step.Name
-	}
 	rel, err := filepath.Rel(a.wd, step.Dir)
 	switch {
 	case err != nil:

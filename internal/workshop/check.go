@@ -52,9 +52,6 @@ func (a *app) fullRun(ctx context.Context, step course.Step) (*verdict, error) {
 // module's root, where it runs) relative to the folder the runner was
 // started in, so that a learner inside a step can open them as printed.
 func (a *app) fromWD(out string) string {
-	if a.wd == "" || out == "" {
-		return out
-	}
 	lines := strings.Split(out, "\n")
 	for i, line := range lines {
 		file, rest, ok := strings.Cut(line, ":")

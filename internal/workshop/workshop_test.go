@@ -69,7 +69,7 @@ func TestCheck(t *testing.T) {
 	t.Run("from inside a step's folder, check with no step checks that step, and its commands need no cd", func(t *testing.T) {
 		stdout.Reset()
 		a.wd = filepath.Join(a.root, "02-unsolved")
-		defer func() { a.wd = "" }()
+		defer func() { a.wd = a.root }()
 		assert.Equal(t, exitRed, a.check(ctx(t), nil), "check run in 02-unsolved/")
 		out := stdout.String()
 		assert.Contains(t, out, "First failure — task 1: Double a number", "the step of the folder is checked")
@@ -307,7 +307,7 @@ func TestStepFolderYouAreIn(t *testing.T) {
 		assert.NoError(t, err, "stepArg(%q) started in %s", arg, wd)
 		assert.Equal(t, "02-unsolved", step.Name, "stepArg(%q) started in %s: a path from where the runner started", arg, wd)
 	}
-	a.wd = ""
+	a.wd = a.root
 	assert.Equal(t, exitUsage, a.check(ctx(t), []string{"-race"}), "check -race: check takes no flags")
 }
 
