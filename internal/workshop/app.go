@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -22,11 +23,10 @@ type app struct {
 	stdin    io.Reader
 	stdout   io.Writer
 	stderr   io.Writer
-	cacheDir string // "" keeps nothing between runs
-	hintDir  string // where the hints shown are remembered; "" nowhere
-	stateDir string // where reset keeps what it replaces; "" nowhere
+	cacheDir string // the results of the steps' tests and vet
+	stateDir string // the hints shown, and what reset kept
 	g        course.Go
-	wd       string   // the folder the runner was started in; "" for the module's root
+	wd       string   // the folder the runner was started in
 	windows  bool     // print commands for Windows' shells
 	term     terminal // where watch draws its screen; none: plain output
 }
@@ -51,7 +51,7 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 	}
 	a.wd = wd
 	a.term = osTerminal()
-	a.stateDir, a.hintDir = stateDir, stateDir
+	a.stateDir = stateDir
 	return a, nil
 }
 
@@ -63,7 +63,7 @@ func newAppAt(root, cacheDir string, stdin io.Reader, stdout, stderr io.Writer) 
 	if len(steps) == 0 {
 		return nil, fmt.Errorf("no step folder (%s) in %s: run go tool workshop inside the workshop's repository", course.StepGlob, root)
 	}
-	return &app{root: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, hintDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
+	return &app{root: root, wd: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
 }
 
 func (a *app) cache() course.Cache { return course.Cache{Dir: a.cacheDir} }
@@ -76,22 +76,11 @@ func (a *app) usageError(format string, args ...any) int {
 	return exitUsage
 }
 
-// current returns the step the learner is working in, and its status: the
-// step folder the runner was started in if that step is not finished; else,
-// of the steps not finished, the one whose files (hints/ aside) they changed
+// working is the index of the step the learner is working in: the step
+// folder the runner was started in if that step is not finished; else, of
+// the steps not finished, the one whose files (hints/ aside) they changed
 // last compared to the starter; else the first step not finished; else the
 // last step.
-func (a *app) current(ctx context.Context) (course.Step, *course.StepStatus, error) {
-	sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
-	if err != nil {
-		return course.Step{}, nil, err
-	}
-	i := a.working(ctx, sts)
-	return a.steps[i], sts[i], nil
-}
-
-// working is the index of the step the learner is working in (see current);
-// a step not finished whose folder the runner was started in comes first.
 func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
 	if step, ok := a.inStep(); ok {
 		for i, s := range a.steps {
@@ -114,7 +103,7 @@ func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
 // stepArg finds the step an argument names: a number or a folder's name, or
 // a path from the folder the runner was started in (".", "../05-menu-v3");
 // for "", the step folder the runner was started in, else the step the
-// learner is working in (current). A step folder that resolves outside the
+// learner is working in (working). A step folder that resolves outside the
 // module is refused.
 func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 	step, err := a.findStep(ctx, arg)
@@ -129,8 +118,11 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 		if step, ok := a.inStep(); ok {
 			return step, nil
 		}
-		step, _, err := a.current(ctx)
-		return step, err
+		sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
+		if err != nil {
+			return course.Step{}, err
+		}
+		return a.steps[a.working(ctx, sts)], nil
 	}
 	if arg != "." && arg != ".." && !strings.ContainsAny(arg, `/\`) {
 		return course.FindStep(a.steps, arg)
@@ -140,20 +132,13 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 	// merely ends in a step's name (solutions/05-menu-v3).
 	dir := filepath.FromSlash(strings.ReplaceAll(arg, `\`, "/"))
 	if !filepath.IsAbs(dir) {
-		base := a.wd
-		if base == "" {
-			base = a.root
-		}
-		dir = filepath.Join(base, dir)
+		dir = filepath.Join(a.wd, dir)
 	}
-	dir = filepath.Clean(dir)
-	real, realErr := filepath.EvalSymlinks(dir)
-	for _, s := range a.steps {
-		if filepath.Clean(s.Dir) == dir {
-			return s, nil
-		}
-		if r, err := filepath.EvalSymlinks(s.Dir); realErr == nil && err == nil && r == real {
-			return s, nil
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		for _, s := range a.steps {
+			if r, err := filepath.EvalSymlinks(s.Dir); err == nil && r == real {
+				return s, nil
+			}
 		}
 	}
 	return course.Step{}, course.NoStep(a.steps, arg)
@@ -161,9 +146,6 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 
 // inStep returns the step whose folder the runner was started in (or below).
 func (a *app) inStep() (course.Step, bool) {
-	if a.wd == "" {
-		return course.Step{}, false
-	}
 	for _, s := range a.steps {
 		rel, err := filepath.Rel(s.Dir, a.wd)
 		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
@@ -211,9 +193,6 @@ var plainDir = regexp.MustCompile(`^[\w./:-]+$`)
 // dirOf is step's folder, relative to the folder the runner was started in
 // when it can be; "" when that is the step's folder.
 func (a *app) dirOf(step course.Step) string {
-	if a.wd == "" {
-		return step.Name
-	}
 	rel, err := filepath.Rel(a.wd, step.Dir)
 	switch {
 	case err != nil:
@@ -225,6 +204,33 @@ func (a *app) dirOf(step course.Step) string {
 }
 
 var errUsage = errors.New("usage")
+
+// stepArgs reads a command's arguments: the flags bools, wherever they come,
+// and at most most others, the first naming the step (stepArg). On a usage
+// error it reports it and returns ok false.
+func (a *app) stepArgs(ctx context.Context, args, bools []string, most int, usage string) (flags map[string]string, pos []string, step course.Step, ok bool) {
+	flags, pos, err := splitFlags(args, bools, nil)
+	if err != nil || len(pos) > most {
+		a.usageError("usage: go tool workshop %s", usage)
+		return nil, nil, step, false
+	}
+	if step, err = a.stepArg(ctx, append(pos, "")[0]); err != nil {
+		a.usageError("%v", err)
+		return nil, nil, step, false
+	}
+	return flags, pos, step, true
+}
+
+// taskArg is the task arg names among a step's tasks; nil after a usage
+// error.
+func (a *app) taskArg(step course.Step, tasks []course.Task, arg string) *course.Task {
+	n, _ := strconv.Atoi(arg)
+	if tk := taskN(tasks, n); tk != nil {
+		return tk
+	}
+	a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, arg, len(tasks))
+	return nil
+}
 
 // splitFlags separates flags (-y, -all, -from REF) from positional arguments,
 // wherever they come: `hint 05 1 -all` and `hint -all 05 1` alike.

@@ -15,17 +15,10 @@ import (
 // check runs go vet and the step's tests with -race, and shows the first
 // failure.
 func (a *app) check(ctx context.Context, args []string) int {
-	if len(args) > 1 || len(args) == 1 && strings.HasPrefix(args[0], "-") {
-		return a.usageError("usage: go tool workshop check [STEP] (it runs go vet, then go test -race where it can, by itself)")
+	_, _, step, ok := a.stepArgs(ctx, args, nil, 1, "check [STEP] (it runs go vet, then go test -race where it can, by itself)")
+	if !ok {
+		return exitUsage
 	}
-	step, err := a.stepArg(ctx, append(args, "")[0])
-	if err != nil {
-		return a.usageError("%v", err)
-	}
-	return a.checkStep(ctx, step)
-}
-
-func (a *app) checkStep(ctx context.Context, step course.Step) int {
 	fmt.Fprintf(a.stdout, "Checking %s: go vet (every analyzer, lostcancel among them), then every test with -race…\n", step.Name)
 	v, err := a.fullRun(ctx, step)
 	if err != nil {
@@ -42,7 +35,6 @@ type verdict struct {
 	step     course.Step
 	tasks    []course.Task
 	st       *course.StepStatus
-	vetOut   string // go vet's complaint; "" when clean, or for a quick run
 	raceNote string // why -race was left out
 	quick    bool
 }
@@ -53,16 +45,13 @@ func (a *app) fullRun(ctx context.Context, step course.Step) (*verdict, error) {
 		return nil, err
 	}
 	tasks, _ := step.ReadTasks()
-	return &verdict{step: step, tasks: tasks, st: st, vetOut: a.fromWD(st.Vet), raceNote: raceNote}, nil
+	return &verdict{step: step, tasks: tasks, st: st, raceNote: raceNote}, nil
 }
 
 // fromWD rewrites the file paths that begin go vet's lines (relative to the
 // module's root, where it runs) relative to the folder the runner was
 // started in, so that a learner inside a step can open them as printed.
 func (a *app) fromWD(out string) string {
-	if a.wd == "" || out == "" {
-		return out
-	}
 	lines := strings.Split(out, "\n")
 	for i, line := range lines {
 		file, rest, ok := strings.Cut(line, ":")
@@ -81,10 +70,8 @@ func (a *app) fromWD(out string) string {
 }
 
 func (v *verdict) task(n int) course.Task {
-	for _, tk := range v.tasks {
-		if tk.N == n {
-			return tk
-		}
+	if tk := taskN(v.tasks, n); tk != nil {
+		return *tk
 	}
 	return course.Task{N: n}
 }
@@ -125,9 +112,9 @@ func (v *verdict) failing() (course.TaskResult, bool) {
 // exit code.
 func (a *app) report(w io.Writer, v *verdict) int {
 	step, st := v.step, v.st
-	if course.VetCompileError(v.vetOut) {
+	if course.VetCompileError(st.Vet) {
 		fmt.Fprintf(w, "\n✗ go vet ./%s failed — fix this first (the step does not compile):\n%s\n",
-			step.Name, indentText(limitLines(v.vetOut, 20), "    "))
+			step.Name, indentText(limitLines(a.fromWD(st.Vet), 20), "    "))
 		return exitRed
 	}
 	if v.raceNote != "" {
@@ -149,8 +136,8 @@ func (a *app) report(w io.Writer, v *verdict) int {
 			step.Name, map[bool]string{true: "", false: " under -race"}[v.raceNote != ""], step.Name)
 		return exitOK
 	}
-	if v.vetOut != "" {
-		a.vetFinding(w, v)
+	if st.Vet != "" {
+		a.vetFinding(w, "✗ ", step, st.Vet, st.TasksDone())
 		return exitRed
 	}
 	res, ok := v.failing()
@@ -164,17 +151,18 @@ func (a *app) report(w io.Writer, v *verdict) int {
 	return exitRed
 }
 
-// vetFinding shows what go vet found in a step that compiles, beside the
-// tasks' own verdicts.
-func (a *app) vetFinding(w io.Writer, v *verdict) {
-	if v.st.TasksDone() {
-		fmt.Fprintf(w, "✗ Every task's tests pass (tests ✓), but go vet does not (vet ✗): it finds bugs the tests may not catch.\n\n")
+// vetFinding shows go vet's finding in a step that compiles, after lead
+// (where the step stands), and how to check the fix.
+func (a *app) vetFinding(w io.Writer, lead string, step course.Step, vet string, tasksDone bool) {
+	if tasksDone {
+		fmt.Fprintf(w, "%severy task's tests pass, but go vet does not (tests ✓, vet ✗): it finds bugs the tests\n", lead)
+		fmt.Fprintf(w, "may not catch (a lost cancel, a copied lock), and no task's hint is about them. What it says:\n\n")
 	} else {
-		fmt.Fprintf(w, "✗ go vet found a bug the tests may not catch — fix this first:\n\n")
+		fmt.Fprintf(w, "%sgo vet found a bug the tests may not catch — fix this first:\n\n", lead)
 	}
-	fmt.Fprintf(w, "%s\n\n", indentText(limitLines(v.vetOut, 12), "  "))
-	fmt.Fprintf(w, "Run it alone:  %s\n", a.command(v.step, "go vet ."))
-	fmt.Fprintf(w, "Stuck?         go tool workshop hint %02d\n", v.step.Num)
+	fmt.Fprintf(w, "%s\n\n", indentText(limitLines(a.fromWD(vet), 12), "  "))
+	fmt.Fprintf(w, "Run it alone:  %s\n", a.command(step, "go vet ."))
+	fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
 }
 
 // failure shows a task's failure: its first failing test's output (a

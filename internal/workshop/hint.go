@@ -3,21 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"strconv"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
 // hint shows the next hint of a task, one more each time.
 func (a *app) hint(ctx context.Context, args []string) int {
-	flags, pos, err := splitFlags(args, []string{"all"}, nil)
-	if err != nil || len(pos) > 2 {
-		return a.usageError("usage: go tool workshop hint [STEP] [TASK] [-all]")
-	}
-	step, err := a.stepArg(ctx, append(pos, "")[0])
-	if err != nil {
-		return a.usageError("%v", err)
+	flags, pos, step, ok := a.stepArgs(ctx, args, []string{"all"}, 2, "hint [STEP] [TASK] [-all]")
+	if !ok {
+		return exitUsage
 	}
 	tasks, err := step.ReadTasks()
 	if err == nil && len(tasks) == 0 {
@@ -29,9 +23,8 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	}
 	var task *course.Task
 	if len(pos) == 2 {
-		n, _ := strconv.Atoi(pos[1])
-		if task = taskN(tasks, n); task == nil {
-			return a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, pos[1], len(tasks))
+		if task = a.taskArg(step, tasks, pos[1]); task == nil {
+			return exitUsage
 		}
 	} else {
 		sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
@@ -90,7 +83,7 @@ func taskN(tasks []course.Task, n int) *course.Task {
 // nextHint returns the index of a task's next hint and its text with its
 // header, and remembers it as shown (hint and watch's h key share this).
 func (a *app) nextHint(step course.Step, task course.Task, hints []string) (int, string) {
-	state, err := course.LoadHintState(a.hintDir)
+	state, err := course.LoadHintState(a.stateDir)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: the hints shown so far could not be read (%v): starting again from the first hint\n", err)
 	}
@@ -110,18 +103,10 @@ func hintText(step course.Step, task course.Task, hints []string, i int) string 
 func (a *app) allTasksPass(step course.Step, st *course.StepStatus, n int) int {
 	w := a.stdout
 	if st.Vet != "" {
-		fmt.Fprintf(w, "%s: every task's tests pass, but go vet does not — and no task's hint is about that.\n", step.Name)
-		vetSays(w, step, st.Vet)
+		a.vetFinding(w, step.Name+": ", step, st.Vet, true)
 	} else {
 		fmt.Fprintf(w, "%s is done: every task passes and go vet is clean. Nothing to hint at.\n", step.Name)
 	}
 	fmt.Fprintf(w, "For a task's hints anyway: go tool workshop hint %02d N (N from 1 to %d)\n", step.Num, n)
 	return exitOK
-}
-
-// vetSays shows go vet's finding in a step whose tasks pass, and how to check
-// the fix.
-func vetSays(w io.Writer, step course.Step, vet string) {
-	fmt.Fprintf(w, "What it says:\n\n%s\n\n", indentText(limitLines(vet, 12), "  "))
-	fmt.Fprintf(w, "Fix it, then:  go tool workshop check %02d\n", step.Num)
 }

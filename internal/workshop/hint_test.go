@@ -73,7 +73,7 @@ func TestHintStateUnreadable(t *testing.T) {
 	t.Parallel()
 	for _, state := range []string{`{"01-solved/1": "two"}`, "not JSON"} {
 		a, stdout, stderr := testApp(t, fixture(t), "")
-		require.NoError(t, os.WriteFile(filepath.Join(a.hintDir, "hints.json"), []byte(state), 0o644), "writing the hints state")
+		require.NoError(t, os.WriteFile(filepath.Join(a.stateDir, "hints.json"), []byte(state), 0o644), "writing the hints state")
 		assert.Equal(t, exitOK, a.hint(ctx(t), []string{"01", "1"}), "hint 01 1 with the state %s", state)
 		assert.Contains(t, stdout.String(), "hint 1 of 2", "hint 01 1 with the state %s: want a fresh start, the first hint", state)
 		assert.Contains(t, stderr.String(), "starting again from the first hint", "hint 01 1 with the state %s: want it to say the state was unreadable", state)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,35 +28,27 @@ func load(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	sigs := make(chan os.Signal, 3) // buffered, as signal.Notify asks
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
+		signal.Stop(sigs)
 		fmt.Fprintf(stderr, "workshop load: cannot start the lab (%v): run it from the workshop's repository with go on the PATH, as go tool lab\n", err)
 		return exitRed
 	}
-	done, relayed := make(chan struct{}), make(chan struct{})
+	relayed := make(chan struct{})
 	go func() {
 		defer close(relayed)
-		for {
-			select {
-			case sig := <-sigs:
-				_ = cmd.Process.Signal(sig) // it may have exited already
-			case <-done:
-				return
-			}
+		for sig := range sigs {
+			_ = cmd.Process.Signal(sig) // it may have exited already
 		}
 	}()
 	err := cmd.Wait()
-	close(done)
+	signal.Stop(sigs) // no signal is sent on sigs once Stop returns
+	close(sigs)
 	<-relayed
-	var exit *exec.ExitError
-	switch {
-	case err != nil && !errors.As(err, &exit):
-		return exitRed
-	case cmd.ProcessState.Exited():
-		return cmd.ProcessState.ExitCode()
-	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal()) // as a shell reports a process a signal ended
+	}
+	if code := cmd.ProcessState.ExitCode(); err == nil || code > 0 {
+		return code
 	}
 	return exitRed
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -13,17 +12,9 @@ import (
 // wrong, its diff, and the message the tests give it (the mutant is run).
 // A task not yet green is refused: the catalog shows its answer.
 func (a *app) mistakes(ctx context.Context, args []string) int {
-	_, pos, err := splitFlags(args, nil, nil)
-	if err != nil || len(pos) > 2 {
-		return a.usageError("usage: go tool workshop mistakes [STEP] [TASK]")
-	}
-	stepArg := ""
-	if len(pos) > 0 {
-		stepArg = pos[0]
-	}
-	step, err := a.stepArg(ctx, stepArg)
-	if err != nil {
-		return a.usageError("%v", err)
+	_, pos, step, ok := a.stepArgs(ctx, args, nil, 2, "mistakes [STEP] [TASK]")
+	if !ok {
+		return exitUsage
 	}
 	tasks, err := step.ReadTasks()
 	if err != nil {
@@ -32,10 +23,11 @@ func (a *app) mistakes(ctx context.Context, args []string) int {
 	}
 	want := 0
 	if len(pos) == 2 {
-		want, err = strconv.Atoi(pos[1])
-		if err != nil || want < 1 || want > len(tasks) {
-			return a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, pos[1], len(tasks))
+		tk := a.taskArg(step, tasks, pos[1])
+		if tk == nil {
+			return exitUsage
 		}
+		want = tk.N
 	}
 	entries, ok, err := course.ReadCatalog(a.root, step)
 	if err != nil || !ok {

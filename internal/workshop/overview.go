@@ -68,33 +68,27 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 		fmt.Fprintf(w, "First, %s's tests must run — %s\n\n", step.Name, st.Problem)
 	}
 	if st.TasksDone() && st.Vet != "" {
-		fmt.Fprintf(w, "Next: %s — every task's tests pass, but go vet does not: it finds bugs the tests may not\n", step.Name)
-		fmt.Fprintf(w, "catch (a lost cancel, a copied lock). ")
-		vetSays(w, step, st.Vet)
+		a.vetFinding(w, "Next: "+step.Name+" — ", step, st.Vet, true)
 		return
 	}
 	for _, res := range st.Tasks {
-		if res.Done {
+		tk := taskN(tasks, res.N)
+		if res.Done || tk == nil {
 			continue
 		}
-		for _, tk := range tasks {
-			if tk.N != res.N {
-				continue
-			}
-			if st.Done() == 0 && res.N == 1 {
-				fmt.Fprintf(w, "Next: %s — read its README.md first (the story, the goal), then task 1.\n\n", step.Name)
-			} else {
-				fmt.Fprintf(w, "Next: %s, task %d.\n\n", step.Name, res.N)
-			}
-			fmt.Fprintln(w, indentText(taskText(tk), "  "))
-			fmt.Fprintln(w)
-			for _, c := range tk.Commands {
-				fmt.Fprintf(w, "Check it:  %s\n", a.command(step, c))
-			}
-			fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
-			fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))
-			return
+		if st.Done() == 0 && res.N == 1 {
+			fmt.Fprintf(w, "Next: %s — read its README.md first (the story, the goal), then task 1.\n\n", step.Name)
+		} else {
+			fmt.Fprintf(w, "Next: %s, task %d.\n\n", step.Name, res.N)
 		}
+		fmt.Fprintln(w, indentText(taskText(*tk), "  "))
+		fmt.Fprintln(w)
+		for _, c := range tk.Commands {
+			fmt.Fprintf(w, "Check it:  %s\n", a.command(step, c))
+		}
+		fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
+		fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))
+		return
 	}
 	fmt.Fprintf(w, "Next: %s: go tool workshop check %02d\n", step.Name, step.Num)
 }

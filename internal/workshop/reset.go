@@ -42,7 +42,7 @@ func (a *app) reset(ctx context.Context, args []string) int {
 		return exitRed
 	}
 	w := a.stdout
-	if err := plan.Keepable(); err != nil && a.stateDir != "" {
+	if err := plan.Keepable(); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
 		return exitRed
 	}
@@ -57,20 +57,14 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	for _, f := range plan.Delete {
 		fmt.Fprintf(w, "  delete   %s\n", shownName(f))
 	}
-	if a.stateDir == "" {
-		fmt.Fprintln(w, "Your changes to these files are lost: there is no folder to keep them in.")
-	} else {
-		fmt.Fprintf(w, "They are kept first: go tool workshop reset -undo %s brings them back.\n", pos[0])
-	}
+	fmt.Fprintf(w, "They are kept first: go tool workshop reset -undo %s brings them back.\n", pos[0])
 	if code, ok := a.confirm(yes, "reset "+step.Name, "go tool workshop reset -y "+pos[0]); !ok {
 		return code
 	}
 	hints := a.takeHints(step.Name)
-	if a.stateDir != "" {
-		if _, err := plan.Keep(a.stateDir, hints); err != nil {
-			fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
-			return exitRed
-		}
+	if _, err := plan.Keep(a.stateDir, hints); err != nil {
+		fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
+		return exitRed
 	}
 	if err := plan.Apply(ctx); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
@@ -103,7 +97,7 @@ func (a *app) confirm(yes bool, what, withY string) (code int, ok bool) {
 
 // takeHints forgets the hints shown for a step's tasks, and returns them.
 func (a *app) takeHints(step string) map[string]int {
-	state, err := course.LoadHintState(a.hintDir)
+	state, err := course.LoadHintState(a.stateDir)
 	if err != nil || state.File == "" {
 		return nil
 	}
@@ -150,7 +144,7 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 		return exitRed
 	}
 	if len(k.Hints) > 0 {
-		if state, err := course.LoadHintState(a.hintDir); err == nil {
+		if state, err := course.LoadHintState(a.stateDir); err == nil {
 			maps.Copy(state.Shown, k.Hints)
 			if err := state.Save(); err != nil {
 				fmt.Fprintf(a.stderr, "workshop: the hints shown for %s were not brought back: %v\n", step.Name, err)

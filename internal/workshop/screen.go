@@ -71,7 +71,7 @@ func (w *watcher) screen(ctx context.Context) int {
 	restore, err := a.term.makeRaw()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: the terminal cannot take keys (%v): watching without them\n", err)
-		return w.loop(ctx, plainView{a: a})
+		return w.loop(ctx, &view{a: a})
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -86,7 +86,7 @@ func (w *watcher) screen(ctx context.Context) int {
 		fmt.Fprint(out, showCursor)
 		restore()
 	}()
-	sv := &screenView{a: a, out: out, color: !a.term.noColor, keyCh: make(chan byte)}
+	sv := &view{a: a, screen: true, color: !a.term.noColor, keyCh: make(chan byte)}
 	if a.term.stop != nil {
 		// Raw mode keeps the terminal from stopping the job on Ctrl-Z: the
 		// screen does it, with the terminal as it was, and takes it back
@@ -118,7 +118,7 @@ func (w *watcher) screen(ctx context.Context) int {
 }
 
 // readKeys sends each byte the keyboard gives until it ends or ctx does.
-func (s *screenView) readKeys(ctx context.Context, r io.Reader, done chan struct{}) {
+func (s *view) readKeys(ctx context.Context, r io.Reader, done chan struct{}) {
 	defer close(done)
 	buf := make([]byte, 1)
 	for {
@@ -136,29 +136,33 @@ func (s *screenView) readKeys(ctx context.Context, r io.Reader, done chan struct
 	}
 }
 
-// screenView draws the watcher's state on a terminal.
-type screenView struct {
+// A view shows what a watcher does: on a terminal a screen redrawn in place,
+// with keys; elsewhere (a pipe, an editor's panel) each verdict appended.
+type view struct {
 	a       *app
-	out     io.Writer
+	screen  bool
 	color   bool
-	keyCh   chan byte
-	suspend func()   // Ctrl-Z; nil: no job control
-	status  string   // what runs, or which run the verdict shown comes from
-	shown   *verdict // the verdict on the screen
-	from    int      // the run it comes from
-	body    string   // its report
-	note    string   // a hint or a message, under the verdict
+	keyCh   chan byte // the keys pressed; nil without a screen
+	suspend func()    // Ctrl-Z; nil: no job control
+	status  string    // what runs, or which run the verdict shown comes from
+	shown   *verdict  // the verdict on the screen
+	from    int       // the run it comes from
+	body    string    // its report
+	note    string    // a hint or a message, under the verdict
 	at      time.Time
 }
 
-func (s *screenView) keys() <-chan byte { return s.keyCh }
-
-func (s *screenView) started(w *watcher, why string, quick bool) {
+// started shows that a run begins.
+func (s *view) started(w *watcher, why string, quick bool) {
 	s.at = time.Now()
 	if quick {
 		s.status = fmt.Sprintf("%s — running task %d's tests alone, without -race…", why, w.focus)
 	} else {
 		s.status = fmt.Sprintf("%s — running go vet, then every test with -race…", why)
+	}
+	if !s.screen {
+		fmt.Fprintf(s.a.stdout, "\n──── run %d at %s: %s ────\n", w.run, s.at.Format("15:04:05"), s.status)
+		return
 	}
 	if s.shown != nil && s.shown.step.Name != w.step.Name {
 		s.shown, s.body = nil, "" // another step's
@@ -169,60 +173,50 @@ func (s *screenView) started(w *watcher, why string, quick bool) {
 	s.draw(w)
 }
 
-func (s *screenView) quick(w *watcher, v *verdict) {
-	s.status = fmt.Sprintf("Quick run: task %d alone, without -race — go vet and every test with -race are running, and may change it", v.st.Tasks[0].N)
-	s.shown, s.from, s.note = v, w.run, ""
+// quick shows the quick run's verdict: the task in progress alone.
+func (s *view) quick(w *watcher, v *verdict) {
 	var b bytes.Buffer
 	res := v.st.Tasks[0]
-	for _, r := range s.merged(w, v) {
-		fmt.Fprintf(&b, "  %s task %d  %s\n", mark(r.Done), r.N, v.task(r.N).Title)
-	}
-	fmt.Fprintln(&b)
+	fmt.Fprintf(&b, "  %s task %d  %s\n\n", mark(res.Done), res.N, v.task(res.N).Title)
 	if !res.Done {
 		s.a.failure(&b, v, res, 14)
 	} else {
 		fmt.Fprintf(&b, "✓ task %d's tests pass (without -race): waiting for the full run.\n", res.N)
 	}
-	s.body = b.String()
-	s.draw(w)
+	s.show(w, v, fmt.Sprintf("Quick run (task %d alone, without -race): go vet and every test with -race are running, and may change it", res.N), b.String())
 }
 
-// merged is the last full run's tasks, with the quick run's task in place.
-func (s *screenView) merged(w *watcher, v *verdict) []taskMark {
-	q := v.st.Tasks[0]
-	var out []taskMark
-	if w.last == nil {
-		return []taskMark{{q.N, q.Done}}
-	}
-	for _, r := range w.last.st.Tasks {
-		if r.N == q.N {
-			r = q
-		}
-		out = append(out, taskMark{r.N, r.Done})
-	}
-	return out
-}
-
-type taskMark struct {
-	N    int
-	Done bool
-}
-
-func (s *screenView) full(w *watcher, v *verdict) {
-	s.shown, s.from, s.note = v, w.run, ""
-	s.status = "Full run: go vet, then every test with -race"
+// full shows the full run's verdict, as check reports it.
+func (s *view) full(w *watcher, v *verdict) {
+	status := "Full run: go vet, then every test with -race"
 	if v.raceNote != "" {
-		s.status = "Full run: go vet, then every test (without -race: " + v.raceNote + ")"
+		status = "Full run: go vet, then every test (without -race: " + v.raceNote + ")"
 	}
 	var b bytes.Buffer
 	s.a.report(&b, v)
-	s.body = b.String()
+	s.show(w, v, status, b.String())
+}
+
+func (s *view) show(w *watcher, v *verdict, status, body string) {
+	s.shown, s.from, s.status, s.body, s.note = v, w.run, status, body, ""
+	if !s.screen {
+		fmt.Fprintf(s.a.stdout, "%s\n\n%s\n\n", status, strings.TrimRight(body, "\n"))
+		return
+	}
 	s.draw(w)
 }
 
-func (s *screenView) waiting(w *watcher) { s.draw(w) }
+// waiting shows that nothing runs: watch waits for a save.
+func (s *view) waiting(w *watcher) {
+	if !s.screen {
+		fmt.Fprintf(s.a.stdout, "Watching %s: save a Go file to check again (Ctrl-C to stop).\n", w.step.Name)
+		return
+	}
+	s.draw(w)
+}
 
-func (s *screenView) key(w *watcher, k byte) (quit, rerun bool) {
+// key acts on a key the learner pressed on the screen.
+func (s *view) key(w *watcher, k byte) (quit, rerun bool) {
 	switch k {
 	case 'q', 'Q', ctrlC:
 		return true, false
@@ -246,15 +240,15 @@ func (s *screenView) key(w *watcher, k byte) (quit, rerun bool) {
 
 // hint is the next hint of the task in progress, or go vet's finding when
 // that is all that is left.
-func (s *screenView) hint(w *watcher) string {
+func (s *view) hint(w *watcher) string {
 	v := w.last
 	switch {
 	case v == nil:
 		return "The first run has not ended yet: ask again in a moment."
 	case v.st.Finished():
 		return w.step.Name + " is done: nothing to hint at."
-	case v.vetOut != "" && w.focus == 0:
-		return "What go vet says — no task's hint is about it:\n\n" + indentText(limitLines(v.vetOut, 12), "  ")
+	case v.st.Vet != "" && w.focus == 0:
+		return "What go vet says — no task's hint is about it:\n\n" + indentText(limitLines(s.a.fromWD(v.st.Vet), 12), "  ")
 	}
 	tk := v.task(w.focus)
 	hints, err := w.step.ReadHints(tk)
@@ -267,14 +261,14 @@ func (s *screenView) hint(w *watcher) string {
 
 // next moves to the next task not done (n), or, once the step is done, to
 // the next step; it reports whether that needs a run.
-func (s *screenView) next(w *watcher) bool {
+func (s *view) next(w *watcher) bool {
 	v := w.last
 	if v == nil {
 		return false
 	}
 	if v.st.Finished() {
 		if next, ok := w.a.nextNotDone(w.step); ok {
-			w.step, w.last, w.focus, w.chosen = next, nil, 0, 0
+			w.switchTo(next)
 			s.note = "Now watching " + w.step.Name + "."
 			return true
 		}
@@ -299,7 +293,7 @@ func (s *screenView) next(w *watcher) bool {
 	return false
 }
 
-func (s *screenView) draw(w *watcher) {
+func (s *view) draw(w *watcher) {
 	var b strings.Builder
 	b.WriteString(clearScreen)
 	fmt.Fprintf(&b, "go tool workshop watch %s — run %d at %s\n", w.step.Name, w.run, s.at.Format("15:04:05"))
@@ -313,11 +307,11 @@ func (s *screenView) draw(w *watcher) {
 		b.WriteString("\n\n")
 	}
 	b.WriteString("h hint · n next task · r run again · q quit")
-	fmt.Fprint(s.out, b.String())
+	fmt.Fprint(s.a.stdout, b.String())
 }
 
 // paint colours the marks: ✓ green, ✗ red.
-func (s *screenView) paint(text string) string {
+func (s *view) paint(text string) string {
 	if !s.color {
 		return text
 	}

@@ -96,12 +96,12 @@ func TestWatchScreen(t *testing.T) {
 	assert.Contains(t, ft.out.String(), "02-unsolved, task 1: Double a number — hint 1 of 1", "h: the task's next hint")
 
 	write(t, ft.a.root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
-	ft.waitFor(t, "Quick run: task 1 alone, without -race — go vet and every test with -race are running, and may change it", 1)
+	ft.waitFor(t, "Quick run (task 1 alone, without -race): go vet and every test with -race are running, and may change it", 1)
 	ft.waitFor(t, "02-unsolved is done", 1)
 	out = ft.out.String()
 	assert.Contains(t, out, "run 2 at ", "the save's run is run 2")
 	assert.Contains(t, out, "\x1b[32m✓\x1b[0m task 1  Double a number", "✓ in green")
-	quick, full := strings.Index(out, "Quick run: task 1"), strings.LastIndex(out, "Full run: go vet")
+	quick, full := strings.Index(out, "Quick run (task 1"), strings.LastIndex(out, "Full run: go vet")
 	assert.Less(t, quick, full, "the quick verdict first, the full one after it")
 
 	ft.press(t, "r")
@@ -137,7 +137,7 @@ func TestWatchScreenCtrlZ(t *testing.T) {
 	assert.Equal(t, exitOK, ft.exit(t), "q quits after a Ctrl-Z")
 	assert.Equal(t, int32(2), ft.restored.Load(), "the terminal restored on quitting too")
 
-	var sv screenView
+	var sv view
 	quit, rerun := sv.key(nil, ctrlZ)
 	assert.False(t, quit || rerun, "Ctrl-Z without job control (Windows): nothing happens")
 }
@@ -147,8 +147,8 @@ func tail(s string, n int) string { return s[max(0, len(s)-n):] }
 // The marks in colour, or not at all when NO_COLOR is set.
 func TestWatchScreenColour(t *testing.T) { // not parallel: it sets NO_COLOR
 	text := "  ✓ task 1\n  ✗ task 2"
-	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&screenView{color: true}).paint(text), "✓ green, ✗ red")
-	assert.Equal(t, text, (&screenView{color: false}).paint(text), "NO_COLOR: no colour")
+	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&view{color: true}).paint(text), "✓ green, ✗ red")
+	assert.Equal(t, text, (&view{color: false}).paint(text), "NO_COLOR: no colour")
 	t.Setenv("NO_COLOR", "1")
 	assert.True(t, osTerminal().noColor, "NO_COLOR set: noColor")
 }
@@ -180,20 +180,19 @@ func TestWatchSeesContentOnly(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "a.go", "package a\n")
 	write(t, dir, "README.md", "# A\n")
-	g := goFiles{}
-	before := g.sum(dir)
+	before := goSum(dir)
 	write(t, dir, "README.md", "# A, edited\n")
 	write(t, dir, "hints/task-1.md", "A hint.\n")
 	write(t, dir, "hints/x.go", "package hints\n")
 	later := time.Now().Add(time.Hour)
 	require.NoError(t, os.Chtimes(filepath.Join(dir, "a.go"), later, later), "touch a.go")
 	write(t, dir, "b_test.go", "package a\n")
-	withTest := g.sum(dir)
+	withTest := goSum(dir)
 	assert.NotEqual(t, before, withTest, "a new Go file is a change")
 	require.NoError(t, os.Remove(filepath.Join(dir, "b_test.go")))
-	assert.Equal(t, before, g.sum(dir), "a README, hints and a touch are no change")
+	assert.Equal(t, before, goSum(dir), "a README, hints and a touch are no change")
 	write(t, dir, "a.go", "package a\n\nvar X = 1\n")
-	assert.NotEqual(t, before, g.sum(dir), "new content is a change")
+	assert.NotEqual(t, before, goSum(dir), "new content is a change")
 }
 
 // n moves the task in progress to the next task not done: the next save
@@ -208,7 +207,7 @@ func TestWatchScreenNext(t *testing.T) {
 	assert.Contains(t, ft.out.String(), "Make `Sub` subtract.", "n shows the task's README section")
 	write(t, root, "01-solved/calc.go", "package calc\n\nfunc Add(a, b int) int { return 0 }\n\nfunc Sub(a, b int) int { return a - b }\n")
 	ft.waitFor(t, "running task 2's tests alone, without -race", 1)
-	ft.waitFor(t, "Quick run: task 2 alone", 1)
+	ft.waitFor(t, "Quick run (task 2 alone", 1)
 	ft.press(t, "q")
 	assert.Equal(t, exitOK, ft.exit(t), "q quits")
 }

@@ -34,7 +34,7 @@ func TestResetUndo(t *testing.T) {
 
 	a, stdout, stderr := testApp(t, learner, "")
 	hints := `{"02-unsolved/1": 2, "01-solved/1": 1}`
-	if err := os.WriteFile(filepath.Join(a.hintDir, "hints.json"), []byte(hints), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(a.stateDir, "hints.json"), []byte(hints), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code := a.reset(ctx(t), []string{"-y", "02"}); code != exitOK {
@@ -161,7 +161,7 @@ func keys(m map[string]string) []string {
 
 func shownHints(t *testing.T, a *app) map[string]int {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(a.hintDir, "hints.json"))
+	data, err := os.ReadFile(filepath.Join(a.stateDir, "hints.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

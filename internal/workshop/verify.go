@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -44,7 +43,7 @@ func (a *app) verify(ctx context.Context, args []string) int {
 				steps = append(steps, step)
 			}
 		}
-		return a.verdict(a.verifyMistakes(ctx, a.g, steps), start)
+		return a.verdict(a.verifyMistakes(ctx, steps), start)
 	}
 	g := a.g
 	g.Log = func(cmd string, took time.Duration) { fmt.Fprintf(a.stderr, "    %s (%.1fs)\n", cmd, took.Seconds()) }
@@ -66,22 +65,23 @@ func (a *app) verify(ctx context.Context, args []string) int {
 	for _, sr := range rep.Steps {
 		if sr.OK() {
 			fmt.Fprintf(w, "✓ %s: a fair exercise\n", sr.Step.Name)
-			reported(w, sr)
-			continue
+		} else {
+			fmt.Fprintf(w, "✗ %s:\n", sr.Step.Name)
 		}
-		fmt.Fprintf(w, "✗ %s:\n", sr.Step.Name)
 		for _, c := range sr.Checks {
 			for _, p := range c.Problems {
 				fmt.Fprintf(w, "    %s: %s\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
 			}
+			for _, p := range c.Reported {
+				fmt.Fprintf(w, "  ! %s: %s (reported, not failed yet)\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
+			}
 		}
-		reported(w, sr)
 	}
 	if flags["short"] == "" {
 		if !a.verifySolutions(ctx, g) {
 			ok = false
 		}
-		if !a.verifyMistakes(ctx, a.g, a.steps) {
+		if !a.verifyMistakes(ctx, a.steps) {
 			ok = false
 		}
 	}
@@ -98,15 +98,6 @@ func (a *app) verdict(ok bool, start time.Time) int {
 		return exitRed
 	}
 	return exitOK
-}
-
-// reported lists what a step's checks report without failing.
-func reported(w io.Writer, sr *course.StepReport) {
-	for _, c := range sr.Checks {
-		for _, p := range c.Reported {
-			fmt.Fprintf(w, "  ! %s: %s (reported, not failed yet)\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
-		}
-	}
 }
 
 // verifySolutions runs the step's tests on every solution, put over its
@@ -129,7 +120,7 @@ func (a *app) verifySolutions(ctx context.Context, g course.Go) bool {
 	for _, s := range a.steps {
 		run := runs[s.Name]
 		if run == nil {
-			fmt.Fprintf(a.stdout, "✗ solutions/%s: no result from go test%s\n", s.Name, quote(stderr))
+			fmt.Fprintf(a.stdout, "✗ solutions/%s: no result from go test:\n%s\n", s.Name, indentText(strings.TrimSpace(stderr), "    "))
 			ok = false
 			continue
 		}
@@ -141,11 +132,4 @@ func (a *app) verifySolutions(ctx context.Context, g course.Go) bool {
 		fmt.Fprintf(a.stdout, "✓ solutions/%s: %d tests and subtests pass (%.1fs)\n", s.Name, len(run.Ran), run.Elapsed)
 	}
 	return ok
-}
-
-func quote(stderr string) string {
-	if s := strings.TrimSpace(stderr); s != "" {
-		return ":\n" + indentText(s, "    ")
-	}
-	return ""
 }

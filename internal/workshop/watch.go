@@ -19,31 +19,20 @@ import (
 // On a terminal it is a live screen with keys (screen.go); elsewhere (a
 // pipe, an editor's panel) it appends each verdict to its output.
 func (a *app) watch(ctx context.Context, args []string) int {
-	if len(args) > 1 {
-		return a.usageError("watch takes one step at most: go tool workshop watch [STEP]")
+	_, pos, step, ok := a.stepArgs(ctx, args, nil, 1, "watch [STEP]")
+	if !ok {
+		return exitUsage
 	}
-	if len(args) == 1 && strings.HasPrefix(args[0], "-") {
-		return a.usageError("watch takes no flags: go tool workshop watch [STEP]")
-	}
-	named := len(args) == 1
-	arg := ""
-	if named {
-		arg = args[0]
-	}
-	step, err := a.stepArg(ctx, arg)
-	if err != nil {
-		return a.usageError("%v", err)
-	}
+	named := len(pos) == 1
 	w := &watcher{a: a, step: step, named: named}
 	if a.term.isTerminal {
 		return w.screen(ctx)
 	}
-	return w.loop(ctx, plainView{a: a})
+	return w.loop(ctx, &view{a: a})
 }
 
-// pollEvery is how often watch looks at the step's Go files: a stat of each
-// (a file is read only when its size or time changed), so often is cheap, and
-// a save waits 25ms on average to be seen.
+// pollEvery is how often watch reads the step's Go files: a save waits 25ms
+// on average to be seen.
 const pollEvery = 50 * time.Millisecond
 
 // A watcher runs a step's checks as its files change.
@@ -59,16 +48,6 @@ type watcher struct {
 	chosen int
 }
 
-// A view shows what a watcher does.
-type view interface {
-	started(w *watcher, why string, quick bool) // a run begins
-	quick(w *watcher, v *verdict)               // the quick run's verdict
-	full(w *watcher, v *verdict)                // the full run's verdict
-	waiting(w *watcher)                         // nothing runs: waiting for a save
-	key(w *watcher, k byte) (quit, rerun bool)  // a key the learner pressed
-	keys() <-chan byte                          // nil without keys
-}
-
 type runResult struct {
 	v   *verdict
 	err error
@@ -76,59 +55,51 @@ type runResult struct {
 
 // loop runs the step's checks, again on each change, until ctx ends or the
 // view quits.
-func (w *watcher) loop(ctx context.Context, vw view) int {
-	a := w.a
-	why := "first run"
+func (w *watcher) loop(ctx context.Context, vw *view) int {
+	for why := "first run"; why != ""; {
+		why = w.once(ctx, vw, why)
+	}
+	return exitOK
+}
+
+// once runs the step's checks and shows their verdicts until something
+// calls for another run: it returns why, or "" to quit.
+func (w *watcher) once(ctx context.Context, vw *view, why string) string {
+	changes, stopPoll := w.poll(ctx)
+	defer stopPoll()
+	runCtx, cancel := context.WithCancel(ctx)
+	results := w.start(runCtx, vw, why)
+	defer func() { cancel(); drain(results) }()
 	for {
-		changes, stopPoll := w.poll(ctx)
-		runCtx, cancel := context.WithCancel(ctx)
-		results := w.start(runCtx, vw, why)
-		rerun := false
-		for !rerun {
-			select {
-			case <-ctx.Done():
-				cancel()
-				drain(results)
-				stopPoll()
-				return exitOK
-			case <-changes:
-				why = w.step.Name + " changed"
-				rerun = true
-			case k := <-vw.keys():
-				quit, again := vw.key(w, k)
-				if quit {
-					cancel()
-					drain(results)
-					stopPoll()
-					return exitOK
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-changes:
+			return w.step.Name + " changed"
+		case k := <-vw.keyCh:
+			if quit, again := vw.key(w, k); quit {
+				return ""
+			} else if again {
+				return "run again (r)"
+			}
+		case r, ok := <-results:
+			switch {
+			case !ok:
+				results = nil
+				if next, moved := w.moveOn(); moved {
+					why := fmt.Sprintf("%s is done: watching %s now", w.step.Name, next.Name)
+					w.switchTo(next)
+					return why
 				}
-				if again {
-					why, rerun = "run again (r)", true
+				vw.waiting(w)
+			case r.err != nil:
+				if runCtx.Err() == nil {
+					fmt.Fprintf(w.a.stderr, "workshop: %v\n", r.err)
 				}
-			case r, ok := <-results:
-				if !ok {
-					results = nil
-					if next, moved := w.moveOn(ctx); moved {
-						why = fmt.Sprintf("%s is done: watching %s now", w.step.Name, next.Name)
-						w.step, w.last, w.focus, w.chosen = next, nil, 0, 0
-						rerun = true
-						continue
-					}
-					vw.waiting(w)
-					continue
-				}
-				if r.err != nil {
-					if ctx.Err() == nil && runCtx.Err() == nil {
-						fmt.Fprintf(a.stderr, "workshop: %v\n", r.err)
-					}
-					continue
-				}
-				if r.v.quick {
-					vw.quick(w, r.v)
-					continue
-				}
-				w.last = r.v
-				w.focus = 0
+			case r.v.quick:
+				vw.quick(w, r.v)
+			default:
+				w.last, w.focus = r.v, 0
 				if res, ok := r.v.failing(); ok {
 					w.focus = res.N
 				}
@@ -140,15 +111,12 @@ func (w *watcher) loop(ctx context.Context, vw view) int {
 				vw.full(w, r.v)
 			}
 		}
-		cancel()
-		drain(results)
-		stopPoll()
 	}
 }
 
 // start runs the quick run (when a task is in progress) and then the full
 // one, and sends their verdicts; the channel closes when both are done.
-func (w *watcher) start(ctx context.Context, vw view, why string) chan runResult {
+func (w *watcher) start(ctx context.Context, vw *view, why string) chan runResult {
 	w.run++
 	step, focus := w.step, w.focus
 	var tk course.Task
@@ -174,17 +142,18 @@ func (w *watcher) start(ctx context.Context, vw view, why string) chan runResult
 	return out
 }
 
-// moveOn returns the step to watch next when the step just checked is done
-// and the learner did not name it.
-func (w *watcher) moveOn(ctx context.Context) (course.Step, bool) {
+// moveOn returns the step to watch next (as the n key finds it) when the
+// step just checked is done and the learner did not name it.
+func (w *watcher) moveOn() (course.Step, bool) {
 	if w.named || w.last == nil || !w.last.st.Finished() {
 		return course.Step{}, false
 	}
-	next, _, err := w.a.current(ctx)
-	if err != nil || next.Name == w.step.Name {
-		return course.Step{}, false
-	}
-	return next, true
+	return w.a.nextNotDone(w.step)
+}
+
+// switchTo watches another step, from its first run.
+func (w *watcher) switchTo(step course.Step) {
+	w.step, w.last, w.focus, w.chosen = step, nil, 0, 0
 }
 
 // drain waits for a run to end (its context is cancelled): no go command
@@ -206,8 +175,7 @@ func (w *watcher) poll(ctx context.Context) (<-chan struct{}, func()) {
 	dir := w.step.Dir
 	go func() {
 		defer close(done)
-		snap := goFiles{}
-		before := snap.sum(dir)
+		before := goSum(dir)
 		t := time.NewTicker(pollEvery)
 		defer t.Stop()
 		for {
@@ -216,7 +184,7 @@ func (w *watcher) poll(ctx context.Context) (<-chan struct{}, func()) {
 				return
 			case <-t.C:
 			}
-			if now := snap.sum(dir); now != before {
+			if now := goSum(dir); now != before {
 				before = now
 				select {
 				case changes <- struct{}{}:
@@ -228,47 +196,20 @@ func (w *watcher) poll(ctx context.Context) (<-chan struct{}, func()) {
 	return changes, func() { cancel(); <-done }
 }
 
-// goFiles remembers the content hash of each Go file it has read, by path,
-// size and time, so that a poll reads only the files that were written.
-type goFiles map[string]goFile
-
-type goFile struct {
-	size int64
-	mod  time.Time
-	sum  [sha256.Size]byte
-}
-
-// sum hashes the names and contents of the Go files under dir (hints/ and
-// dot folders aside).
-func (g goFiles) sum(dir string) string {
+// goSum hashes the names and contents of the Go files under dir (hints/ and
+// dot folders aside): a step's few small files, read again at each poll.
+func goSum(dir string) string {
 	h := sha256.New()
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if path != dir && (d.Name() == "hints" || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
+		switch {
+		case err != nil:
+		case d.IsDir() && path != dir && (d.Name() == "hints" || strings.HasPrefix(d.Name(), ".")):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(path, ".go"):
+			if data, err := os.ReadFile(path); err == nil {
+				fmt.Fprintf(h, "%s\x00%x\x00", path, sha256.Sum256(data))
 			}
-			return nil
 		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		f, ok := g[path]
-		if !ok || f.size != info.Size() || !f.mod.Equal(info.ModTime()) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return nil
-			}
-			f = goFile{size: info.Size(), mod: info.ModTime(), sum: sha256.Sum256(data)}
-			g[path] = f
-		}
-		fmt.Fprintf(h, "%s\x00%x\x00", path, f.sum)
 		return nil
 	})
 	return fmt.Sprintf("%x", h.Sum(nil))

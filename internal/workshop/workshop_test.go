@@ -69,7 +69,7 @@ func TestCheck(t *testing.T) {
 	t.Run("from inside a step's folder, check with no step checks that step, and its commands need no cd", func(t *testing.T) {
 		stdout.Reset()
 		a.wd = filepath.Join(a.root, "02-unsolved")
-		defer func() { a.wd = "" }()
+		defer func() { a.wd = a.root }()
 		assert.Equal(t, exitRed, a.check(ctx(t), nil), "check run in 02-unsolved/")
 		out := stdout.String()
 		assert.Contains(t, out, "First failure — task 1: Double a number", "the step of the folder is checked")
@@ -114,7 +114,7 @@ func TestOverviewVet(t *testing.T) {
 
 	assert.Equal(t, exitRed, a.check(ctx(t), []string{"02"}), "check 02 fails on vet")
 	assert.Contains(t, stdout.String(), "✓ task 1  Double a number", "check shows the task's tests pass")
-	assert.Contains(t, stdout.String(), "Every task's tests pass (tests ✓), but go vet does not (vet ✗)", "and that vet fails")
+	assert.Contains(t, stdout.String(), "✗ every task's tests pass, but go vet does not (tests ✓, vet ✗)", "and that vet fails")
 }
 
 // A finding of go vet that go test's own vet checks too (printf) must not
@@ -261,10 +261,10 @@ func TestWatch(t *testing.T) {
 	assert.Contains(t, out.String(), "✗ task 1", "the first check: red")
 
 	write(t, root, "02-unsolved/double.go", "package double\n\nfunc Double(n int) int { return 2 * n }\n")
-	waitFor("──── 02-unsolved changed ────", 1)
+	waitFor(": 02-unsolved changed — running task 1's tests alone, without -race… ────", 1)
 	waitFor("Watching 02-unsolved", 2)
-	assert.Contains(t, out.String(), "Quick run (task 1 alone, without -race): ✓ task 1  Double a number", "the save runs the task in progress's tests first")
-	assert.Contains(t, out.String(), "Run 2 at ", "the run's number and time")
+	assert.Contains(t, out.String(), "Quick run (task 1 alone, without -race): go vet and every test with -race are running, and may change it\n\n  ✓ task 1  Double a number", "the save runs the task in progress's tests first")
+	assert.Contains(t, out.String(), "──── run 2 at ", "the run's number and time")
 	assert.Contains(t, out.String(), "✓ 02-unsolved is done", "the check after the save: green")
 
 	stop()
@@ -307,7 +307,7 @@ func TestStepFolderYouAreIn(t *testing.T) {
 		assert.NoError(t, err, "stepArg(%q) started in %s", arg, wd)
 		assert.Equal(t, "02-unsolved", step.Name, "stepArg(%q) started in %s: a path from where the runner started", arg, wd)
 	}
-	a.wd = ""
+	a.wd = a.root
 	assert.Equal(t, exitUsage, a.check(ctx(t), []string{"-race"}), "check -race: check takes no flags")
 }
 
