@@ -161,30 +161,3 @@ func Example() {
 		t.Errorf("go test -list listed %d names, want 10 (the fixture's tests, benchmark, fuzz target and examples with output): %q", len(want), want)
 	}
 }
-
-// The one-task check sees every top-level test: those of the files, and any
-// the run reported that the reading missed.
-func TestListTestsAddsWhatTheRunReported(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod":    "module example.com/fx\n\ngo 1.22\n",
-		"fx.go":     "package fx\n",
-		"a_test.go": "package fx\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run := &TestRun{Ran: []string{"TestA", "TestA/sub", "TestFromTheRun"}}
-	got, err := listTests(t.Context(), Go{}, Step{Name: "01-fx", Dir: dir}, run)
-	if err != nil {
-		t.Fatalf("listTests: %v", err)
-	}
-	if want := []string{"TestA", "TestFromTheRun"}; !slices.Equal(got, want) {
-		t.Errorf("listTests = %q, want %q", got, want)
-	}
-	tasks := []Task{{N: 1, Patterns: []string{"TestA"}, Run: "TestA"}}
-	if p := SelectionProblems(tasks, got); len(p) != 1 || !strings.Contains(p[0], "TestFromTheRun") {
-		t.Errorf("SelectionProblems = %q, want one problem naming TestFromTheRun", p)
-	}
-}

@@ -70,25 +70,6 @@ func HintProblems(s Step, tasks []Task) []string {
 	return problems
 }
 
-// ReadmeHintProblems checks that the README hides every hint: no <details>
-// block (a terminal prints it in full), and each task says how to ask for its
-// hints.
-func ReadmeHintProblems(s Step, readme string, tasks []Task) []string {
-	var problems []string
-	for i, line := range strings.Split(readme, "\n") {
-		if strings.Contains(strings.ToLower(line), "<details") {
-			problems = append(problems, fmt.Sprintf("README.md:%d: a <details> block: a terminal prints it in full; hints go in hints/task-N.md, answers in the solution", i+1))
-		}
-	}
-	for _, tk := range tasks {
-		want := HintCommand(s, tk.N)
-		if !strings.Contains(tk.Section, want) {
-			problems = append(problems, fmt.Sprintf("README.md:%d: task %d does not say how to ask for its hints: write Stuck? `%s`", tk.Line, tk.N, want))
-		}
-	}
-	return problems
-}
-
 // HintCommand is the command that shows a task's next hint.
 func HintCommand(s Step, task int) string {
 	return fmt.Sprintf("go tool workshop hint %02d %d", s.Num, task)

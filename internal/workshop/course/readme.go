@@ -1,7 +1,7 @@
 package course
 
-// A step's README: its tasks, the run commands they name, and the
-// TODO(task N) markers of its starter. Pure functions of text, tested by
+// A step's README: its tasks' sections, and the TODO(task N) markers of its
+// starter. Pure functions of text, tested by
 // readme_test.go.
 
 import (
@@ -16,10 +16,10 @@ type Task struct {
 	N        int
 	Title    string   // what follows "Task N:" in its heading
 	Line     int      // line of its heading, counted from 1
-	Patterns []string // the patterns of the `go test -run '…'` commands in its section
-	Commands []string // those commands, as written
-	Section  string   // the section's text, heading included
-	Run      string   // the manifest's -run pattern (Patterns holds it too)
+	Section  string   // the section's text, heading included (ReadmeTasks)
+	Run      string   // the manifest's -run pattern (ManifestTasks)
+	Patterns []string // [Run]
+	Commands []string // its command, `go test -run '<Run>' .`, when it is safe to print
 	Files    []string // the manifest's files: the starter files holding TODO(task N)
 	Hints    string   // the manifest's hints file, relative to the step's folder
 }
@@ -34,7 +34,6 @@ type Todo struct {
 var (
 	tasksHeading = regexp.MustCompile(`^##\s+Tasks\s*$`)
 	taskHeading  = regexp.MustCompile(`^###\s+Task\s+(\d+)\b[:.\s—-]*(.*)$`)
-	runCommand   = regexp.MustCompile("go test\\b[^\\n]*?\\s-run[= ]'([^']*)'[^`\\n]*")
 	todoMarker   = regexp.MustCompile(`TODO\(\s*task\s*([^)]*)\)`)
 )
 
@@ -86,12 +85,6 @@ func ReadmeTasks(readme string) ([]Task, error) {
 					current, start = &tasks[len(tasks)-1], i
 				}
 				continue
-			}
-		}
-		if current != nil {
-			for _, m := range runCommand.FindAllStringSubmatch(line, -1) {
-				current.Patterns = append(current.Patterns, m[1])
-				current.Commands = append(current.Commands, strings.TrimSpace(m[0]))
 			}
 		}
 	}
