@@ -2,11 +2,7 @@ package course
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -63,101 +59,4 @@ func TestSolutionTestProblems(t *testing.T) {
 	todos, err := StarterTODOs(step.Dir)
 	require.NoError(t, err, "starterTODOs")
 	assert.Equal(t, []Todo{{File: "stock.go", Line: 1, N: 1}}, todos, "TODOs of the starter, not of its tests")
-}
-
-// TopLevelTests must list what go test -list does: the integrity check reads
-// the test files instead of linking every starter's tests a second time.
-func TestTopLevelTestsIsGoTestList(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: builds a test binary")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command on the PATH")
-	}
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod": "module example.com/fx\n\ngo 1.22\n",
-		"fx.go":  "package fx\n\nfunc A() string { return \"a\" }\n",
-		"a_test.go": `package fx
-
-import (
-	"fmt"
-	"os"
-	"testing"
-)
-
-type s struct{}
-
-func TestMain(m *testing.M)           { os.Exit(m.Run()) }
-func TestA(t *testing.T)              {}
-func Test(t *testing.T)               {}
-func Test_under(t *testing.T)         {}
-func TestÉ(t *testing.T)              {}
-func Testing(t *testing.T)            {} // lower case after Test: no test
-func (s) TestMethod(t *testing.T)     {}
-func BenchmarkA(b *testing.B)         {}
-func FuzzA(f *testing.F)              {}
-func helper(t *testing.T)             {}
-
-func ExampleA() {
-	fmt.Println(A())
-	// Output: a
-}
-
-func Example_noOutput() { fmt.Println(A()) } // compiled, never run: not listed
-
-func Example_emptyOutput() {
-	// Output:
-}
-`,
-		"x_test.go": `package fx_test
-
-import (
-	"fmt"
-	"testing"
-
-	"example.com/fx"
-)
-
-func TestX(t *testing.T) {}
-
-func Example() {
-	fmt.Println(fx.A())
-	// Unordered output: a
-}
-`,
-		"ignored_test.go":    "//go:build ignore\n\npackage fx\n\nimport \"testing\"\n\nfunc TestIgnored(t *testing.T) {}\n",
-		"only_plan9_test.go": "package fx\n\nimport \"testing\"\n\nfunc TestPlan9(t *testing.T) {}\n",
-	} {
-		if name == "only_plan9_test.go" && runtime.GOOS == "plan9" {
-			name = "only_windows_test.go"
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := TopLevelTests(dir)
-	if err != nil {
-		t.Fatalf("TopLevelTests: %v", err)
-	}
-	cmd := exec.Command("go", "test", "-list", ".", "-vet=off", ".")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go test -list: %v\n%s", err, out)
-	}
-	var want []string
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if !strings.HasPrefix(l, "ok ") {
-			want = append(want, l)
-		}
-	}
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("TopLevelTests = %q\ngo test -list = %q", got, want)
-	}
-	if len(want) != 10 {
-		t.Errorf("go test -list listed %d names, want 10 (the fixture's tests, benchmark, fuzz target and examples with output): %q", len(want), want)
-	}
 }
