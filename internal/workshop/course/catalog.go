@@ -37,7 +37,6 @@ func catalogCheck(c *Check, root string, step Step, tasks []Task) {
 	problems, counts := CatalogProblems(tasks, step.SolutionDir(root), entries)
 	c.Problems = append(c.Problems, problems...)
 	c.Problems = append(c.Problems, ShortTasks(tasks, counts)...)
-	c.Notes = append(c.Notes, fmt.Sprintf("%d entries (per task: %v)", len(entries), counts))
 }
 
 // ShortTasks lists the tasks with files that have fewer than MinMistakes

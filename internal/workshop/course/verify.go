@@ -32,7 +32,6 @@ type Check struct {
 	Name     string
 	Problems []string // empty: the check passed
 	Skipped  string   // why the check did not run
-	Notes    []string // what it saw, for the log
 	// Reported is always empty now that every check fails on its
 	// problems; internal/workshop's verify still prints it.
 	Reported []string
@@ -238,8 +237,7 @@ func staticChecks(sr *StepReport, root string, ms *ManifestStep) ([]Task, bool) 
 	if err != nil {
 		problems = append(problems, "reading the starter's sources: "+err.Error())
 	}
-	c := sr.add("its TODOs are in the files course.yaml lists", problems...)
-	c.Notes = append(c.Notes, fmt.Sprintf("%d tasks, %d TODO markers", len(tasks), len(todos)))
+	sr.add("its TODOs are in the files course.yaml lists", problems...)
 
 	sr.add("each task has its hints", HintProblems(step, tasks)...)
 
