@@ -19,28 +19,19 @@ func (s Step) ReadHints(tk Task) ([]string, error) {
 // SplitHints splits a hints file into its hints: they are separated by a line
 // that holds only "---" (outside code blocks). Empty hints are dropped.
 func SplitHints(src string) []string {
+	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	fence := fenced(lines)
 	var hints []string
-	var cur []string
-	inFence, fence := false, ""
-	flush := func() {
-		if h := strings.TrimSpace(strings.Join(cur, "\n")); h != "" {
-			hints = append(hints, h)
-		}
-		cur = nil
-	}
-	for _, line := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
-		trimmed := strings.TrimSpace(line)
-		if f := fenceOf(trimmed); f != "" && (!inFence || strings.HasPrefix(trimmed, fence)) {
-			inFence = !inFence
-			fence = f
-		}
-		if !inFence && strings.TrimRight(line, " \t") == "---" {
-			flush()
+	start := 0
+	for i := range len(lines) + 1 {
+		if i < len(lines) && (fence[i] || strings.TrimRight(lines[i], " \t") != "---") {
 			continue
 		}
-		cur = append(cur, line)
+		if h := strings.TrimSpace(strings.Join(lines[start:i], "\n")); h != "" {
+			hints = append(hints, h)
+		}
+		start = i + 1
 	}
-	flush()
 	return hints
 }
 
