@@ -6,16 +6,25 @@ package course
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// ReadmeProblems proves that a README agrees with the manifest's step: its
-// H1 is the step's title, its "## Tasks" section has a "### Task N: <title>"
-// for each task, in order (CommandProblems checks their commands).
-func ReadmeProblems(ms *ManifestStep, readme string) []string {
+// ReadmeProblems proves that a step's README agrees with the manifest: its
+// H1 is the step's title, it has no <details> block (a terminal prints it
+// in full), and its "## Tasks" section has a "### Task N: <title>" for
+// each task, in order, whose section shows the task's command,
+// `go test -run '<run>' .` (and no other go test -run: one command per
+// task), and how to ask for its hints.
+func ReadmeProblems(s Step, ms *ManifestStep, readme string) []string {
 	var problems []string
 	if h1 := firstH1(readme); h1 != ms.Title {
 		problems = append(problems, fmt.Sprintf("README.md's title is %q, %s says %q", h1, ManifestFile, ms.Title))
+	}
+	for i, line := range strings.Split(readme, "\n") {
+		if strings.Contains(strings.ToLower(line), "<details") {
+			problems = append(problems, fmt.Sprintf("README.md:%d: a <details> block: a terminal prints it in full; hints go in hints/task-N.md, answers in the solution", i+1))
+		}
 	}
 	tasks, err := ReadmeTasks(readme)
 	if err != nil {
@@ -29,6 +38,13 @@ func ReadmeProblems(ms *ManifestStep, readme string) []string {
 		tk := tasks[i]
 		if tk.N != mt.Task || tk.Title != mt.Title {
 			problems = append(problems, fmt.Sprintf("README.md:%d: \"### Task %d: %s\" where %s has \"### Task %d: %s\"", tk.Line, tk.N, tk.Title, ManifestFile, mt.Task, mt.Title))
+			continue
+		}
+		if cmd := mt.Command(); !strings.Contains(tk.Section, cmd) || strings.Count(tk.Section, "go test -run '") > 1 {
+			problems = append(problems, fmt.Sprintf("README.md:%d: task %d's section must show its command `%s` (from %s), and no other go test -run: one command per task", tk.Line, mt.Task, cmd, ManifestFile))
+		}
+		if hint := HintCommand(s, mt.Task); !strings.Contains(tk.Section, hint) {
+			problems = append(problems, fmt.Sprintf("README.md:%d: task %d does not say how to ask for its hints: write Stuck? `%s`", tk.Line, mt.Task, hint))
 		}
 	}
 	for _, tk := range tasks[min(len(tasks), len(ms.Tasks)):] {
@@ -45,33 +61,6 @@ func firstH1(md string) string {
 		}
 	}
 	return ""
-}
-
-// CommandProblems proves that each task's README section shows its command,
-// `go test -run '<run>' .`, and no other of that form: one command per task.
-// A task whose heading is missing is ReadmeProblems' to report.
-func CommandProblems(ms *ManifestStep, readme string) []string {
-	tasks, err := ReadmeTasks(readme)
-	if err != nil {
-		return nil
-	}
-	var problems []string
-	for _, mt := range ms.Tasks {
-		i := slices.IndexFunc(tasks, func(tk Task) bool { return tk.N == mt.Task })
-		if i < 0 {
-			continue
-		}
-		tk := tasks[i]
-		if !strings.Contains(tk.Section, mt.Command()) {
-			problems = append(problems, fmt.Sprintf("README.md:%d: task %d's section does not show its command `%s` (from %s)", tk.Line, mt.Task, mt.Command(), ManifestFile))
-		}
-		for _, c := range tk.Commands {
-			if c != mt.Command() && strings.HasPrefix(c, "go test -run") && strings.HasSuffix(c, " .") {
-				problems = append(problems, fmt.Sprintf("README.md:%d: task %d shows `%s` besides its command `%s`: one command per task", tk.Line, mt.Task, c, mt.Command()))
-			}
-		}
-	}
-	return problems
 }
 
 // TODOFileProblems proves that every TODO(task N) of a starter is in a file
@@ -115,6 +104,40 @@ func FolderProblems(m *Manifest, steps []Step) []string {
 	for _, ms := range m.Steps {
 		if !slices.ContainsFunc(steps, func(s Step) bool { return s.Name == ms.Dir }) {
 			problems = append(problems, fmt.Sprintf("%s lists %s, which is no step folder (%s) of the module", ManifestFile, ms.Dir, StepGlob))
+		}
+	}
+	return problems
+}
+
+// SelectionProblems proves that every top-level test, example and fuzz test
+// of a step (names, as go test -list gives them) is selected by exactly one
+// task's run — a test belongs to one task; benchmarks need none — and that
+// every task's run selects one of them.
+func SelectionProblems(tasks []Task, names []string) []string {
+	var problems []string
+	selects := map[int]bool{}
+	for _, name := range names {
+		if !strings.HasPrefix(name, "Test") && !strings.HasPrefix(name, "Example") && !strings.HasPrefix(name, "Fuzz") {
+			continue
+		}
+		var by []string
+		for _, tk := range tasks {
+			if TaskOfTest([]Task{tk}, name) != 0 {
+				by = append(by, strconv.Itoa(tk.N))
+				selects[tk.N] = true
+			}
+		}
+		switch len(by) {
+		case 1:
+		case 0:
+			problems = append(problems, fmt.Sprintf("%s is selected by no task's run in %s: add it to one task's pattern, or rename it", name, ManifestFile))
+		default:
+			problems = append(problems, fmt.Sprintf("%s is selected by the runs of tasks %s: a test belongs to one task (anchor the patterns, e.g. '^TestMenu$')", name, strings.Join(by, " and ")))
+		}
+	}
+	for _, tk := range tasks {
+		if !selects[tk.N] {
+			problems = append(problems, fmt.Sprintf("%s: task %d: go test -run '%s' selects no test (top-level tests: %s)", ManifestFile, tk.N, tk.Run, strings.Join(names, ", ")))
 		}
 	}
 	return problems

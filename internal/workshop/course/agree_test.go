@@ -5,6 +5,7 @@ package course
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,25 +62,29 @@ func TestParseManifest(t *testing.T) {
 
 func TestReadmeProblems(t *testing.T) {
 	ms := exampleStep(t)
-	good := "# Step 07 — Example\n\n## Tasks\n\n### Task 1: Add\n\n```\ngo test -run 'TestAdd' .\n```\n\n" +
-		"### Task 2: Watch\n\n`go test -run 'TestWatch|ExampleWatch' .`\n"
-	assert.Empty(t, ReadmeProblems(ms, good), "a README that agrees")
+	step := Step{Name: "07-example", Num: 7}
+	good := "# Step 07 — Example\n\n## Tasks\n\n### Task 1: Add\n\n```\ngo test -run 'TestAdd' .\n```\n\nStuck? `go tool workshop hint 07 1`\n\n" +
+		"### Task 2: Watch\n\n`go test -run 'TestWatch|ExampleWatch' .`\n\nStuck? `go tool workshop hint 07 2`\n"
+	assert.Empty(t, ReadmeProblems(step, ms, good), "a README that agrees")
 	tasks := ManifestTasks(ms, good)
 	assert.Equal(t, 5, tasks[0].Line, "a manifest task has its README heading's line")
 	assert.Contains(t, tasks[1].Section, "### Task 2: Watch", "and its section")
 
 	bad := "# Step 07\n\n## Tasks\n\n### Task 1: Adding\n\n`go test -run 'TestAdd' .`\n\n" +
-		"### Task 2: Watch\n\n`go test -run 'TestWatch' .`\n\n### Task 3: More\n"
-	assert.Empty(t, CommandProblems(ms, good), "a README that shows each task's command")
+		"### Task 2: Watch\n\n`go test -run 'TestWatch' .`\n\n<details><summary>Hints</summary>\n\n- the answer\n</details>\n\n" +
+		"### Task 3: More\n"
 	assert.Equal(t, []string{
 		`README.md's title is "Step 07", course.yaml says "Step 07 — Example"`,
+		"README.md:13: a <details> block: a terminal prints it in full; hints go in hints/task-N.md, answers in the solution",
 		`README.md:5: "### Task 1: Adding" where course.yaml has "### Task 1: Add"`,
-		`README.md:13: "### Task 3" is not in course.yaml`,
-	}, ReadmeProblems(ms, bad), "a README that does not agree")
+		"README.md:9: task 2's section must show its command `go test -run 'TestWatch|ExampleWatch' .` (from course.yaml), and no other go test -run: one command per task",
+		"README.md:9: task 2 does not say how to ask for its hints: write Stuck? `go tool workshop hint 07 2`",
+		`README.md:18: "### Task 3" is not in course.yaml`,
+	}, ReadmeProblems(step, ms, bad), "a README that does not agree")
+	twice := strings.Replace(good, "`go test -run 'TestWatch|ExampleWatch' .`", "`go test -run 'TestWatch|ExampleWatch' .` or `go test -run 'TestWatch' .`", 1)
 	assert.Equal(t, []string{
-		"README.md:9: task 2's section does not show its command `go test -run 'TestWatch|ExampleWatch' .` (from course.yaml)",
-		"README.md:9: task 2 shows `go test -run 'TestWatch' .` besides its command `go test -run 'TestWatch|ExampleWatch' .`: one command per task",
-	}, CommandProblems(ms, bad), "a task without its command, and with another")
+		"README.md:13: task 2's section must show its command `go test -run 'TestWatch|ExampleWatch' .` (from course.yaml), and no other go test -run: one command per task",
+	}, ReadmeProblems(step, ms, twice), "a task with a second command")
 }
 
 func TestTODOFileProblems(t *testing.T) {
@@ -119,4 +124,15 @@ func TestRunPatternShellSafe(t *testing.T) {
 			m.Problems(), "run %q", run)
 		assert.Empty(t, ManifestTasks(&m.Steps[0], "")[0].Commands, "run %q: no command to paste", run)
 	}
+}
+
+func TestSelectionProblems(t *testing.T) {
+	task := func(n int, run string) Task { return Task{N: n, Run: run, Patterns: []string{run}} }
+	tasks := []Task{task(1, "TestMenu"), task(2, "TestMenuWaits|ExampleWait"), task(3, "^TestSub$")}
+	assert.Empty(t, SelectionProblems(tasks, []string{"TestSub", "ExampleWait", "BenchmarkMenu", "TestMenu"}), "each selected once; a benchmark needs no task")
+	assert.Equal(t, []string{
+		"TestMenuWaits is selected by the runs of tasks 1 and 2: a test belongs to one task (anchor the patterns, e.g. '^TestMenu$')",
+		"ExampleOther is selected by no task's run in course.yaml: add it to one task's pattern, or rename it",
+		"course.yaml: task 3: go test -run '^TestSub$' selects no test (top-level tests: TestMenuWaits, ExampleOther, BenchmarkSub)",
+	}, SelectionProblems(tasks, []string{"TestMenuWaits", "ExampleOther", "BenchmarkSub"}), "a test of two tasks, an example of none, a task that selects only a benchmark")
 }

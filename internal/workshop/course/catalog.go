@@ -8,18 +8,16 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 )
 
 // MinMistakes is how many entries a task with files must have.
 const MinMistakes = 3
 
-// StrictCatalogCount makes a task with fewer than MinMistakes entries, or a
-// step with TODOs and no catalog, a failure rather than a report. It was off
-// while the step authors wrote their catalogs; every step has one now.
-var StrictCatalogCount = true
+// StrictCatalogCount is always true: a task with fewer than MinMistakes
+// entries, or a step with TODOs and no catalog, fails. internal/workshop's
+// verifyMistakes still reads it.
+const StrictCatalogCount = true
 
 // catalogCheck is the integrity check's look at a step's catalog: it parses,
 // each entry is under a task of the manifest and applies exactly once.
@@ -31,14 +29,13 @@ func catalogCheck(c *Check, root string, step Step, tasks []Task) {
 		return
 	case !ok:
 		if slices.ContainsFunc(tasks, func(tk Task) bool { return len(tk.Files) > 0 }) {
-			c.fail(StrictCatalogCount, fmt.Sprintf("solutions/%s has no %s yet", step.Name, CatalogFile))
+			c.Problems = append(c.Problems, fmt.Sprintf("solutions/%s has no %s yet", step.Name, CatalogFile))
 		}
 		return
 	}
 	problems, counts := CatalogProblems(tasks, step.SolutionDir(root), entries)
 	c.Problems = append(c.Problems, problems...)
-	c.fail(StrictCatalogCount, ShortTasks(tasks, counts)...)
-	c.Notes = append(c.Notes, fmt.Sprintf("%d entries %v", len(entries), countsText(counts)))
+	c.Problems = append(c.Problems, ShortTasks(tasks, counts)...)
 }
 
 // ShortTasks lists the tasks with files that have fewer than MinMistakes
@@ -53,27 +50,15 @@ func ShortTasks(tasks []Task, counts map[int]int) []string {
 	return short
 }
 
-func countsText(counts map[int]int) string {
-	var keys []int
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	s := ""
-	for _, k := range keys {
-		s += fmt.Sprintf(" task %d: %d", k, counts[k])
-	}
-	return "(" + s[min(1, len(s)):] + ")"
-}
-
 // A StepCatalog is the proof of one step's catalog.
 type StepCatalog struct {
 	Step     Step
-	Missing  bool // no MISTAKES.md
-	Counts   map[int]int
+	Missing  bool     // no MISTAKES.md
 	Short    []string // tasks with too few entries (ShortTasks)
 	Broken   string   // why the solution's tests do not build as they are: no entry is proved
 	Verdicts []Verdict
+	tasks    []Task
+	entries  []Mistake
 }
 
 // Bad lists the verdicts on bad entries.
@@ -94,8 +79,6 @@ func (s *StepCatalog) Bad() []Verdict {
 // entries so far and in all.
 func ProveCatalogs(ctx context.Context, g Go, root string, steps []Step, parallel int, done func(n, total int, v Verdict)) ([]*StepCatalog, error) {
 	var out []*StepCatalog
-	tasksOf := map[string][]Task{}
-	entriesOf := map[string][]Mistake{}
 	total := 0
 	for _, step := range steps {
 		tasks, err := step.ReadTasks()
@@ -106,35 +89,26 @@ func ProveCatalogs(ctx context.Context, g Go, root string, steps []Step, paralle
 		if err != nil {
 			return nil, err
 		}
-		sc := &StepCatalog{Step: step, Missing: !ok, Counts: map[int]int{}}
+		counts := map[int]int{}
 		for _, m := range entries {
-			sc.Counts[m.Task]++
+			counts[m.Task]++
 		}
-		sc.Short = ShortTasks(tasks, sc.Counts)
-		tasksOf[step.Name], entriesOf[step.Name] = tasks, entries
+		out = append(out, &StepCatalog{Step: step, Missing: !ok, Short: ShortTasks(tasks, counts), tasks: tasks, entries: entries})
 		total += len(entries)
-		out = append(out, sc)
 	}
 	g.Dir = root
 	n := 0
-	var mu sync.Mutex
 	for _, sc := range out {
-		entries := entriesOf[sc.Step.Name]
-		if err := ctx.Err(); err != nil || len(entries) == 0 {
+		if ctx.Err() != nil || len(sc.entries) == 0 {
 			continue
 		}
-		if broken := solutionBuildProblem(ctx, g, root, sc.Step); broken != "" {
-			sc.Broken = broken
-			n += len(entries)
+		if sc.Broken = solutionBuildProblem(ctx, g, root, sc.Step); sc.Broken != "" {
+			n += len(sc.entries)
 			continue
 		}
-		sc.Verdicts = ProveMistakes(ctx, g, root, sc.Step, tasksOf[sc.Step.Name], entries, parallel, func(v Verdict) {
-			mu.Lock()
-			defer mu.Unlock()
-			n++
-			if done != nil {
-				done(n, total, v)
-			}
+		sc.Verdicts = ProveMistakes(ctx, g, root, sc.Step, sc.tasks, sc.entries, parallel, func(v Verdict) {
+			n++ // ProveMistakes hears of one verdict at a time
+			done(n, total, v)
 		})
 	}
 	return out, ctx.Err()

@@ -9,11 +9,9 @@ package course
 // of a task.
 
 import (
-	"fmt"
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -118,14 +116,14 @@ func blame(lines []string, step string, tasks []Task, test string) int {
 	return shared
 }
 
-// TaskOfTest returns the first task whose run pattern selects the test (or
-// the top-level test of a subtest), or 0.
+// TaskOfTest returns the first task whose run selects the test (or the
+// top-level test of a subtest), or 0. A run names no subtest (course.yaml
+// refuses it).
 func TaskOfTest(tasks []Task, test string) int {
 	top, _, _ := strings.Cut(test, "/")
 	for _, tk := range tasks {
 		for _, p := range tk.Patterns {
-			first, _, _ := strings.Cut(p, "/")
-			if re, err := regexp.Compile(first); err == nil && re.MatchString(top) {
+			if ok, _ := regexp.MatchString(p, top); ok {
 				return tk.N
 			}
 		}
@@ -148,30 +146,4 @@ func timedOut(output []string, line string) []string {
 		names = append(names, name)
 	}
 	return names
-}
-
-// SelectionProblems proves that every top-level test, example and fuzz test
-// of a step (names, as go test -list gives them) is selected by exactly one
-// task's run: a test belongs to one task. Benchmarks need no task.
-func SelectionProblems(tasks []Task, names []string) []string {
-	var problems []string
-	for _, name := range names {
-		if !strings.HasPrefix(name, "Test") && !strings.HasPrefix(name, "Example") && !strings.HasPrefix(name, "Fuzz") {
-			continue
-		}
-		var by []string
-		for _, tk := range tasks {
-			if TaskOfTest([]Task{tk}, name) != 0 {
-				by = append(by, strconv.Itoa(tk.N))
-			}
-		}
-		switch len(by) {
-		case 1:
-		case 0:
-			problems = append(problems, fmt.Sprintf("%s is selected by no task's run in %s: add it to one task's pattern, or rename it", name, ManifestFile))
-		default:
-			problems = append(problems, fmt.Sprintf("%s is selected by the runs of tasks %s: a test belongs to one task (anchor the patterns, e.g. '^TestMenu$')", name, strings.Join(by, " and ")))
-		}
-	}
-	return problems
 }

@@ -1,133 +1,70 @@
 package course
 
-// The files of a step: its test files, and the TODO markers of its
-// starter's sources.
+// The files of a step: its Go sources and tests, and the TODO markers of its
+// starter.
 
 import (
-	"go/ast"
-	"go/build"
-	"go/doc"
-	"go/parser"
-	"go/token"
-	"io/fs"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
-// testFiles lists the names of the *_test.go files of a folder, sorted.
-func testFiles(dir string) ([]string, error) {
+// goFiles lists the names of a folder's *_test.go files (tests) or of its
+// other .go files (!tests), sorted.
+func goFiles(dir string, tests bool) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), "_test.go") {
-			names = append(names, e.Name())
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && strings.HasSuffix(n, "_test.go") == tests {
+			names = append(names, n)
 		}
 	}
 	return names, nil
 }
 
-// StarterTODOs scans the non-test .go files under a step's folder for
-// TODO(task N) markers. File names are relative to the folder, with '/'.
+// StarterTODOs scans the non-test .go files of a step's folder (a step is
+// one package) for TODO(task N) markers.
 func StarterTODOs(stepDir string) ([]Todo, error) {
-	var todos []Todo
-	err := filepath.WalkDir(stepDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != stepDir && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(stepDir, path)
-		if err != nil {
-			return err
-		}
-		todos = append(todos, ScanTODOs(filepath.ToSlash(rel), string(src))...)
-		return nil
-	})
-	return todos, err
-}
-
-// TopLevelTests lists what `go test -list .` lists for the package in dir,
-// without building it: the Test, Benchmark and Fuzz functions and the
-// Examples with an output comment of the _test.go files the build
-// constraints select, found as the go command finds them
-// (cmd/go/internal/load/test.go; `go help testfunc`). A file that does not
-// parse is an error: go test would not build either.
-func TopLevelTests(dir string) ([]string, error) {
-	pkg, err := build.ImportDir(dir, 0)
+	names, err := goFiles(stepDir, false)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	fset := token.NewFileSet()
-	for _, name := range append(pkg.TestGoFiles, pkg.XTestGoFiles...) {
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+	var todos []Todo
+	for _, name := range names {
+		src, err := os.ReadFile(filepath.Join(stepDir, name))
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil {
-				continue
-			}
-			switch n := fn.Name.Name; {
-			case n == "TestMain" && !takesPointerTo(fn, "T"): // func TestMain(m *testing.M) runs the tests; it is none
-			case isTestName(n, "Test"), isTestName(n, "Benchmark"), isTestName(n, "Fuzz"):
-				names = append(names, n)
-			}
-		}
-		for _, ex := range doc.Examples(f) {
-			if ex.Output != "" || ex.EmptyOutput { // an Example without output is compiled, never run
-				names = append(names, "Example"+ex.Name)
-			}
-		}
+		todos = append(todos, ScanTODOs(name, string(src))...)
 	}
-	return names, nil
+	return todos, nil
 }
 
-// isTestName is the go command's isTest: the prefix, then nothing or
-// anything but a lower-case letter ("Testing" is no test).
-func isTestName(name, prefix string) bool {
-	if !strings.HasPrefix(name, prefix) {
-		return false
+// SolutionTestProblems says what is wrong with the solution folder's files
+// as the overlay reads them: the step's tests live in the step alone, and
+// the solution has sources to put over it.
+func SolutionTestProblems(step Step, solutionDir string) ([]string, error) {
+	var problems []string
+	mine, err := goFiles(step.Dir, true)
+	if err != nil {
+		return nil, err
 	}
-	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
-	return len(name) == len(prefix) || !unicode.IsLower(r)
-}
-
-// takesPointerTo reports whether fn's only parameter is a *testing.<arg>
-// (or *<arg>, for a dot import), as the go command's isTestFunc does.
-func takesPointerTo(fn *ast.FuncDecl, arg string) bool {
-	params := fn.Type.Params.List
-	if fn.Type.Results != nil && len(fn.Type.Results.List) > 0 || len(params) != 1 || len(params[0].Names) > 1 {
-		return false
+	if len(mine) == 0 {
+		problems = append(problems, "the step has no *_test.go file")
 	}
-	ptr, ok := params[0].Type.(*ast.StarExpr)
-	if !ok {
-		return false
+	theirs, err := goFiles(solutionDir, true)
+	if err != nil {
+		return nil, err
 	}
-	switch x := ptr.X.(type) {
-	case *ast.Ident:
-		return x.Name == arg
-	case *ast.SelectorExpr:
-		return x.Sel.Name == arg
+	for _, name := range theirs {
+		problems = append(problems, fmt.Sprintf("solutions/%s/%s: a step's tests live in the step's folder alone (the solution is tested over it with go test -overlay): delete it, or move it to %s", step.Name, name, step.Name))
 	}
-	return false
+	if src, err := goFiles(solutionDir, false); err != nil || len(src) == 0 {
+		problems = append(problems, fmt.Sprintf("solutions/%s has no .go file to put over the step", step.Name))
+	}
+	return problems, nil
 }

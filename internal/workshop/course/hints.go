@@ -19,28 +19,19 @@ func (s Step) ReadHints(tk Task) ([]string, error) {
 // SplitHints splits a hints file into its hints: they are separated by a line
 // that holds only "---" (outside code blocks). Empty hints are dropped.
 func SplitHints(src string) []string {
+	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	fence := fenced(lines)
 	var hints []string
-	var cur []string
-	inFence, fence := false, ""
-	flush := func() {
-		if h := strings.TrimSpace(strings.Join(cur, "\n")); h != "" {
-			hints = append(hints, h)
-		}
-		cur = nil
-	}
-	for _, line := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
-		trimmed := strings.TrimSpace(line)
-		if f := fenceOf(trimmed); f != "" && (!inFence || strings.HasPrefix(trimmed, fence)) {
-			inFence = !inFence
-			fence = f
-		}
-		if !inFence && strings.TrimRight(line, " \t") == "---" {
-			flush()
+	start := 0
+	for i := range len(lines) + 1 {
+		if i < len(lines) && (fence[i] || strings.TrimRight(lines[i], " \t") != "---") {
 			continue
 		}
-		cur = append(cur, line)
+		if h := strings.TrimSpace(strings.Join(lines[start:i], "\n")); h != "" {
+			hints = append(hints, h)
+		}
+		start = i + 1
 	}
-	flush()
 	return hints
 }
 
@@ -65,25 +56,6 @@ func HintProblems(s Step, tasks []Task) []string {
 	for _, e := range entries {
 		if !have[e.Name()] {
 			problems = append(problems, fmt.Sprintf("hints/%s is no task's hints file in course.yaml", e.Name()))
-		}
-	}
-	return problems
-}
-
-// ReadmeHintProblems checks that the README hides every hint: no <details>
-// block (a terminal prints it in full), and each task says how to ask for its
-// hints.
-func ReadmeHintProblems(s Step, readme string, tasks []Task) []string {
-	var problems []string
-	for i, line := range strings.Split(readme, "\n") {
-		if strings.Contains(strings.ToLower(line), "<details") {
-			problems = append(problems, fmt.Sprintf("README.md:%d: a <details> block: a terminal prints it in full; hints go in hints/task-N.md, answers in the solution", i+1))
-		}
-	}
-	for _, tk := range tasks {
-		want := HintCommand(s, tk.N)
-		if !strings.Contains(tk.Section, want) {
-			problems = append(problems, fmt.Sprintf("README.md:%d: task %d does not say how to ask for its hints: write Stuck? `%s`", tk.Line, tk.N, want))
 		}
 	}
 	return problems

@@ -40,18 +40,6 @@ func TestHintProblems(t *testing.T) {
 	assert.Equal(t, []string{"A hint.", "Another."}, hints, "ReadHints(1), gentlest first")
 }
 
-func TestReadmeHintProblems(t *testing.T) {
-	step := Step{Name: "07-example", Num: 7}
-	readme := "## Tasks\n\n### Task 1: a\n\n`go test -run 'TestA' .`\n\nStuck? `go tool workshop hint 07 1`\n\n" +
-		"### Task 2: b\n\n`go test -run 'TestB' .`\n\n<details><summary>Hints</summary>\n\n- the answer\n</details>\n"
-	tasks, err := ReadmeTasks(readme)
-	require.NoError(t, err, "ReadmeTasks")
-	assert.Equal(t, []string{
-		"README.md:13: a <details> block: a terminal prints it in full; hints go in hints/task-N.md, answers in the solution",
-		"README.md:9: task 2 does not say how to ask for its hints: write Stuck? `go tool workshop hint 07 2`",
-	}, ReadmeHintProblems(step, readme, tasks), "a README that prints a hint, and a task that does not say how to ask")
-}
-
 func TestHintState(t *testing.T) {
 	dir := t.TempDir()
 	st, err := LoadHintState(dir)

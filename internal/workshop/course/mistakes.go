@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,14 +37,7 @@ type Hunk struct {
 }
 
 // Has reports whether the entry carries a tag.
-func (m Mistake) Has(tag string) bool {
-	for _, t := range m.Tags {
-		if t == tag {
-			return true
-		}
-	}
-	return false
-}
+func (m Mistake) Has(tag string) bool { return slices.Contains(m.Tags, tag) }
 
 var (
 	catalogTask  = regexp.MustCompile(`^## Task (\d+)\b[:.\s—-]*(.*)$`)
@@ -62,7 +56,8 @@ func ParseCatalog(text string) []Mistake {
 		inDiff  bool
 		file    string
 		hunk    []string
-		diff    []string
+		start   int // the diff's first line
+		lines   = strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	)
 	flush := func() {
 		if hunk != nil {
@@ -70,22 +65,19 @@ func ParseCatalog(text string) []Mistake {
 		}
 		hunk = nil
 	}
-	for i, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+	for i, line := range lines {
 		if inDiff {
 			switch {
 			case strings.HasPrefix(line, "```"):
 				flush()
-				inDiff, cur.Diff = false, strings.Join(diff, "\n")
+				inDiff, cur.Diff = false, strings.Join(lines[start:i], "\n")
 			case strings.HasPrefix(line, "--- "):
-				diff = append(diff, line)
 				flush()
 				file = strings.TrimSpace(line[4:])
 			case strings.HasPrefix(line, "@@"):
-				diff = append(diff, line)
 				flush()
 				hunk = []string{}
 			default:
-				diff = append(diff, line)
 				hunk = append(hunk, line)
 			}
 			continue
@@ -107,14 +99,14 @@ func ParseCatalog(text string) []Mistake {
 		switch {
 		case cur == nil:
 		case strings.HasPrefix(line, "```diff") && cur.Diff == "":
-			inDiff, file, hunk, diff = true, "", nil, nil
+			inDiff, file, hunk, start = true, "", nil, i+1
 		case cur.Diff == "" && strings.TrimSpace(line) != "":
 			cur.Prose = strings.TrimSpace(cur.Prose + "\n" + line)
 		}
 	}
 	if inDiff {
 		flush()
-		cur.Diff = strings.Join(diff, "\n")
+		cur.Diff = strings.Join(lines[start:], "\n")
 	}
 	return entries
 }

@@ -14,23 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
-
-// sources lists the non-test .go files of dir, by name.
-func sources(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, e := range entries {
-		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-			names = append(names, n)
-		}
-	}
-	return names, nil
-}
 
 // SolutionOverlay is the overlay that puts each step's solution over it, as
 // go's -overlay flag reads it: the absolute path of a step's file → the file
@@ -39,60 +23,55 @@ func sources(dir string) ([]string, error) {
 // written to files in tmp.
 func SolutionOverlay(root string, steps []Step, changed map[string]string, tmp string) (map[string]string, error) {
 	replace := map[string]string{}
-	n := 0
 	for _, step := range steps {
 		solDir := step.SolutionDir(root)
-		sol, err := sources(solDir)
+		sol, err := goFiles(solDir, false)
 		if err != nil {
 			return nil, fmt.Errorf("reading the solution of %s: %w", step.Name, err)
 		}
-		mine, err := sources(step.Dir)
+		mine, err := goFiles(step.Dir, false)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", step.Name, err)
 		}
+		absStep, err := filepath.Abs(step.Dir)
+		if err != nil {
+			return nil, err
+		}
+		absSol, err := filepath.Abs(solDir)
+		if err != nil {
+			return nil, err
+		}
 		for _, name := range mine {
 			if !slices.Contains(sol, name) {
-				abs, err := filepath.Abs(filepath.Join(step.Dir, name))
-				if err != nil {
-					return nil, err
-				}
-				replace[abs] = ""
+				replace[filepath.Join(absStep, name)] = ""
 			}
 		}
 		for _, name := range sol {
-			src, err := filepath.Abs(filepath.Join(solDir, name))
-			if err != nil {
-				return nil, err
-			}
-			dst, err := filepath.Abs(filepath.Join(step.Dir, name))
-			if err != nil {
-				return nil, err
-			}
+			src := filepath.Join(absSol, name)
 			if content, ok := changed[filepath.Join(solDir, name)]; ok {
-				n++
-				src = filepath.Join(tmp, fmt.Sprintf("%d-%s", n, name))
+				src = filepath.Join(tmp, fmt.Sprintf("%d-%s", len(replace), name))
 				if err := os.WriteFile(src, []byte(content), 0o644); err != nil {
 					return nil, err
 				}
 			}
-			replace[dst] = src
+			replace[filepath.Join(absStep, name)] = src
 		}
 	}
 	return replace, nil
 }
 
-// WriteSolutionOverlay writes SolutionOverlay's overlay of steps to the file
-// path, for `go test -overlay path ./NN-…`: CI builds the steps' test
-// binaries for Windows and macOS with it.
+// WriteSolutionOverlay writes SolutionOverlay's overlay of steps to the
+// file path: for `go test -overlay path ./NN-…` (CI builds
+// the steps' test binaries for Windows and macOS with it).
 func WriteSolutionOverlay(root string, steps []Step, path string) error {
-	replace, err := SolutionOverlay(root, steps, nil, "")
+	return writeOverlay(path, root, steps, nil)
+}
+
+func writeOverlay(path, root string, steps []Step, changed map[string]string) error {
+	replace, err := SolutionOverlay(root, steps, changed, filepath.Dir(path))
 	if err != nil {
 		return err
 	}
-	return writeOverlayFile(path, replace)
-}
-
-func writeOverlayFile(path string, replace map[string]string) error {
 	data, err := json.MarshalIndent(map[string]any{"Replace": replace}, "", "\t")
 	if err != nil {
 		return err
@@ -108,12 +87,8 @@ func overlayFile(root string, steps []Step, changed map[string]string) (path str
 		return "", nil, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	replace, err := SolutionOverlay(root, steps, changed, dir)
-	if err == nil {
-		path = filepath.Join(dir, "overlay.json")
-		err = writeOverlayFile(path, replace)
-	}
-	if err != nil {
+	path = filepath.Join(dir, "overlay.json")
+	if err := writeOverlay(path, root, steps, changed); err != nil {
 		cleanup()
 		return "", nil, err
 	}
@@ -146,33 +121,4 @@ func TestSolutions(ctx context.Context, g Go, root string, steps []Step, args ..
 		}
 	}
 	return out, stderr, ctx.Err()
-}
-
-// SolutionTestProblems says what is wrong with the solution folder's files
-// as the overlay reads them: the step's tests live in the step alone, and
-// the solution has sources to put over it.
-func SolutionTestProblems(step Step, solutionDir string) ([]string, error) {
-	var problems []string
-	mine, err := testFiles(step.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if len(mine) == 0 {
-		problems = append(problems, "the step has no *_test.go file")
-	}
-	theirs, err := testFiles(solutionDir)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range theirs {
-		problems = append(problems, fmt.Sprintf("solutions/%s/%s: a step's tests live in the step's folder alone (the solution is tested over it with go test -overlay): delete it, or move it to %s", step.Name, name, step.Name))
-	}
-	src, err := sources(solutionDir)
-	if err != nil {
-		return nil, err
-	}
-	if len(src) == 0 {
-		problems = append(problems, fmt.Sprintf("solutions/%s has no .go file to put over the step", step.Name))
-	}
-	return problems, nil
 }

@@ -1,7 +1,7 @@
 package course
 
-// A step's README: its tasks, the run commands they name, and the
-// TODO(task N) markers of its starter. Pure functions of text, tested by
+// A step's README: its tasks' sections, and the TODO(task N) markers of its
+// starter. Pure functions of text, tested by
 // readme_test.go.
 
 import (
@@ -16,10 +16,10 @@ type Task struct {
 	N        int
 	Title    string   // what follows "Task N:" in its heading
 	Line     int      // line of its heading, counted from 1
-	Patterns []string // the patterns of the `go test -run '…'` commands in its section
-	Commands []string // those commands, as written
-	Section  string   // the section's text, heading included
-	Run      string   // the manifest's -run pattern (Patterns holds it too)
+	Section  string   // the section's text, heading included (ReadmeTasks)
+	Run      string   // the manifest's -run pattern (ManifestTasks)
+	Patterns []string // [Run]
+	Commands []string // its command, `go test -run '<Run>' .`, when it is safe to print
 	Files    []string // the manifest's files: the starter files holding TODO(task N)
 	Hints    string   // the manifest's hints file, relative to the step's folder
 }
@@ -34,83 +34,59 @@ type Todo struct {
 var (
 	tasksHeading = regexp.MustCompile(`^##\s+Tasks\s*$`)
 	taskHeading  = regexp.MustCompile(`^###\s+Task\s+(\d+)\b[:.\s—-]*(.*)$`)
-	runCommand   = regexp.MustCompile("go test\\b[^\\n]*?\\s-run[= ]'([^']*)'[^`\\n]*")
 	todoMarker   = regexp.MustCompile(`TODO\(\s*task\s*([^)]*)\)`)
 )
 
 // ReadmeTasks returns the tasks of the "## Tasks" section of a README, in the
 // order they appear. Headings inside fenced code blocks are not headings.
 func ReadmeTasks(readme string) ([]Task, error) {
-	var (
-		tasks   []Task
-		inTasks bool
-		seen    bool
-		inFence bool
-		fence   string
-		current *Task
-		lines   = strings.Split(strings.ReplaceAll(readme, "\r\n", "\n"), "\n")
-		start   int
-		finish  = func(end int) {
-			if current != nil {
-				current.Section = strings.TrimRight(strings.Join(lines[start:end], "\n"), "\n ") + "\n"
-			}
-			current = nil
+	lines := strings.Split(strings.ReplaceAll(readme, "\r\n", "\n"), "\n")
+	fence := fenced(lines)
+	var tasks []Task
+	inTasks, seen := false, false
+	end := func(i int) { // a heading at line i ends the last task's section, if still open
+		if n := len(tasks); n > 0 && tasks[n-1].Section == "" {
+			tasks[n-1].Section = strings.TrimRight(strings.Join(lines[tasks[n-1].Line-1:i], "\n"), "\n ") + "\n"
 		}
-		headingN = func(s string) int { return len(s) - len(strings.TrimLeft(s, "#")) }
-	)
+	}
 	for i, line := range lines {
-		trimmed := strings.TrimSpace(line)
-		if f := fenceOf(trimmed); f != "" && (!inFence || strings.HasPrefix(trimmed, fence)) {
-			if inFence {
-				inFence = false
-			} else {
-				inFence, fence = true, f
-			}
-		}
-		if !inFence && strings.HasPrefix(line, "#") {
-			level := headingN(line)
-			switch {
-			case level <= 2 && tasksHeading.MatchString(line):
-				inTasks, seen = true, true
-				finish(i)
-				continue
-			case level <= 2:
-				inTasks = false
-				finish(i)
-				continue
-			case level == 3 && inTasks:
-				finish(i)
-				if m := taskHeading.FindStringSubmatch(line); m != nil {
-					n, _ := strconv.Atoi(m[1])
-					tasks = append(tasks, Task{N: n, Title: strings.TrimSpace(m[2]), Line: i + 1})
-					current, start = &tasks[len(tasks)-1], i
-				}
-				continue
-			}
-		}
-		if current != nil {
-			for _, m := range runCommand.FindAllStringSubmatch(line, -1) {
-				current.Patterns = append(current.Patterns, m[1])
-				current.Commands = append(current.Commands, strings.TrimSpace(m[0]))
+		level := len(line) - len(strings.TrimLeft(line, "#"))
+		switch {
+		case fence[i] || level == 0 || level > 3:
+		case level <= 2:
+			end(i)
+			inTasks = tasksHeading.MatchString(line)
+			seen = seen || inTasks
+		case inTasks:
+			end(i)
+			if m := taskHeading.FindStringSubmatch(line); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				tasks = append(tasks, Task{N: n, Title: strings.TrimSpace(m[2]), Line: i + 1})
 			}
 		}
 	}
-	finish(len(lines))
+	end(len(lines))
 	if !seen {
 		return nil, fmt.Errorf("README.md has no \"## Tasks\" section")
 	}
 	return tasks, nil
 }
 
-// fenceOf returns the fence (``` or ~~~) that opens or closes a code block on
-// this line, or "".
-func fenceOf(line string) string {
-	for _, f := range []string{"```", "~~~"} {
-		if strings.HasPrefix(line, f) {
-			return f
+// fenced reports, for each line of a Markdown text, whether it is in a
+// fenced code block (``` or ~~~), its opening fence included.
+func fenced(lines []string) []bool {
+	in := make([]bool, len(lines))
+	fence := ""
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			fence = t[:3]
+		} else if fence != "" && strings.HasPrefix(t, fence) {
+			fence = ""
 		}
+		in[i] = fence != ""
 	}
-	return ""
+	return in
 }
 
 // ScanTODOs finds the TODO(task N) markers in a file's source. A marker whose

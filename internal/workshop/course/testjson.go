@@ -8,7 +8,6 @@ package course
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"path"
 	"slices"
 	"strings"
@@ -44,13 +43,10 @@ func newRun(pkg string) *TestRun {
 	return &TestRun{Package: pkg, Outcome: map[string]string{}, ByTest: map[string][]string{}}
 }
 
-// ParseTestJSONPackages reads a `go test -json` stream of any number of
-// packages, and returns one TestRun per package, in the order they first
-// appear. Lines that are not JSON (go's own errors) go to a TestRun whose
-// Package is "".
-func ParseTestJSONPackages(r io.Reader) []*TestRun { return readTestJSON(r, nil) }
-
-// An eventReader reads a `go test -json` stream line by line.
+// An eventReader reads a `go test -json` stream of any number of packages
+// line by line: one TestRun per package, in the order they first appear.
+// Lines that are not JSON (go's own errors) go to a TestRun whose Package is
+// "".
 type eventReader struct {
 	runs  []*TestRun
 	byPkg map[string]*TestRun
@@ -121,31 +117,15 @@ func (r TestRun) testsWithOutput() []string {
 // StarterProblem says why a starter's run is not the red an exercise should
 // start with, or returns nil if its tests failed by assertions within budget.
 func StarterProblem(r TestRun, budget time.Duration) error {
-	if r.BuildFailed {
-		return fmt.Errorf("its tests do not build or vet clean (a build failure is not a failing test):\n%s",
-			indent(strings.TrimSpace(r.BuildOutput+"\n"+strings.Join(r.Output, "\n"))))
+	if p := RunProblem(&r, ""); p != "" {
+		return fmt.Errorf("%s\n(a starter must build, and its stubs fail fast: return an error or 501, never block or panic)", p)
 	}
-	if line, test, ok := r.crash(); ok {
-		where := "outside any test"
-		if test != "" {
-			where = "in " + test
-		}
-		if strings.HasPrefix(line, "panic: test timed out") {
-			return fmt.Errorf("its tests hung until the time-out (%s, %s): a stub must fail fast, never block:\n%s",
-				line, where, indent(crashExcerpt(r, line, 40)))
-		}
-		return fmt.Errorf("its tests crashed the test binary (%s, %s): a stub must return an error or 501, never panic:\n%s",
-			line, where, indent(crashExcerpt(r, line, 40)))
-	}
-	switch r.Result {
-	case "pass":
+	switch {
+	case r.Result == "pass":
 		return fmt.Errorf("its tests pass on the starter: an exercise must start red, its tests failing until the tasks are done")
-	case "skip":
+	case r.Result == "skip":
 		return fmt.Errorf("it has no tests to fail (package skipped: no test files?)")
-	case "":
-		return fmt.Errorf("go test gave no result for the package:\n%s", indent(tail(r.Output, 25)))
-	}
-	if len(r.Failed) == 0 {
+	case len(r.Failed) == 0:
 		return fmt.Errorf("the test binary failed, but no test did: something outside the tests (TestMain, an init, os.Exit in a test) made it fail:\n%s",
 			indent(tail(r.Output, 25)))
 	}
@@ -218,9 +198,10 @@ func indent(s string) string {
 
 // SolutionProblem says why a solution's run is not green, or returns "".
 func SolutionProblem(run TestRun) string {
+	if p := RunProblem(&run, ""); p != "" {
+		return p
+	}
 	switch {
-	case run.BuildFailed:
-		return "the solution's tests do not build or vet:\n" + indent(strings.TrimSpace(run.BuildOutput+"\n"+tail(run.Output, 25)))
 	case run.Result == "pass":
 		return ""
 	case run.Result == "skip":

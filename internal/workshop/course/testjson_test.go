@@ -133,20 +133,20 @@ func TestStarterProblem(t *testing.T) {
 		{"tests that pass", passingRun, time.Second,
 			[]string{"its tests pass on the starter: an exercise must start red"}},
 		{"a build failure", buildFailure, time.Second,
-			[]string{"its tests do not build or vet clean (a build failure is not a failing test)", "undefined: undefinedThing"}},
+			[]string{"the step does not build", "undefined: undefinedThing", "a starter must build"}},
 		{"a panic", panickingRun, time.Second,
-			[]string{"crashed the test binary (panic: assignment to entry in nil map [recovered, repanicked], in TestA)", "never panic"}},
+			[]string{"the tests crashed in TestA (panic: assignment to entry in nil map [recovered, repanicked])", "never block or panic"}},
 		{"a time-out", timedOutRun, time.Minute,
-			[]string{"hung until the time-out (panic: test timed out after 1s, in TestA)", "must fail fast, never block",
+			[]string{"the tests hung in TestA and were stopped (panic: test timed out after 1s)", "fail fast",
 				"\t\tTestA (1s)", "goroutine 19 [sleep]:\n\ttime.Sleep(0x34630b8a000)", "fx/timeout.TestA("}},
 		{"a fatal runtime error", deadlockRun, time.Second,
-			[]string{"crashed the test binary (fatal error: all goroutines are asleep - deadlock!, in TestA)"}},
+			[]string{"the tests crashed in TestA (fatal error: all goroutines are asleep - deadlock!)"}},
 		{"a failure outside any test", testMainFailure, time.Second,
 			[]string{"the test binary failed, but no test did", "TestMain", "setup failed"}},
 		{"a red run over budget", failingRun, 10 * time.Millisecond,
 			[]string{"its tests took 21ms to fail, over the budget of 10ms"}},
 		{"no result at all", "go: cannot find main module\n", time.Second,
-			[]string{"go test gave no result for the package", "cannot find main module"}},
+			[]string{"go test gave no result", "cannot find main module"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := StarterProblem(ParseTestJSON(strings.NewReader(tc.stream)), tc.budget)
@@ -179,8 +179,8 @@ func TestCrashExcerpt(t *testing.T) {
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 
-func TestParseTestJSONPackages(t *testing.T) {
-	runs := ParseTestJSONPackages(strings.NewReader(failingRun + buildFailure + passingRun + "go: warning\n"))
+func TestReadTestJSONPackages(t *testing.T) {
+	runs := readTestJSON(strings.NewReader(failingRun+buildFailure+passingRun+"go: warning\n"), nil)
 	var pkgs []string
 	for _, r := range runs {
 		pkgs = append(pkgs, r.Package)
@@ -197,7 +197,7 @@ func TestParseTestJSONPackages(t *testing.T) {
 // ParseTestJSON reads a `go test -json` stream of one package; lines that
 // are not JSON are kept as output of the package.
 func ParseTestJSON(r io.Reader) TestRun {
-	runs := ParseTestJSONPackages(r)
+	runs := readTestJSON(r, nil)
 	run := newRun("")
 	for _, p := range runs {
 		if p.Package != "" {

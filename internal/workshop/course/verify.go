@@ -3,9 +3,10 @@ package course
 // The workshop's integrity check (solutions/README.md): for every step, the
 // exercise is fair — its starter builds and vets clean and its tests fail on
 // it quickly, by assertion; its tests live in the step alone; its README's
-// tasks, their commands, its TODOs and its hints agree. The solutions are
-// tested by TestSolutions (overlay.go), beside this check in
-// `go test ./solutions/...` and after it in `go tool workshop verify`.
+// tasks, their commands, its TODOs and its hints agree, and each of its
+// tests belongs to one task. The solutions are tested by TestSolutions
+// (overlay.go), beside this check in `go test ./solutions/...` and after it
+// in `go tool workshop verify`.
 
 import (
 	"context"
@@ -17,22 +18,13 @@ import (
 	"time"
 )
 
-// Names of the checks, as the test suite's subtests show them.
 const (
-	CheckTestFiles   = "its tests live in the step alone"
-	CheckReadme      = "its README's tasks and commands are course.yaml's"
-	CheckCommands    = "each task's README section shows its command"
-	CheckTODOs       = "its TODOs are in the files course.yaml lists"
-	CheckHints       = "each task has its hints, and the README shows none"
-	CheckSolution    = "its solution has no TODO left"
-	CheckOneTask     = "every top-level test is selected by exactly one task's run"
-	CheckCatalog     = "its mistake catalog names the manifest's tasks and applies"
-	CheckBuilds      = "the starter builds and vets clean"
-	CheckRed         = "the starter's tests fail by failing assertions, quickly"
-	CheckSelects     = "every task's go test -run command selects a test"
-	defaultBudget    = 10 * time.Second
-	defaultTimeout   = "60s"
-	defaultCmdBudget = 10 * time.Minute
+	// starterBudget is how long a starter's tests may take to fail. The
+	// target is about a second; the margin is for a busy machine.
+	starterBudget = 10 * time.Second
+	// starterTimeout stops a starter whose tests hang, so that the check
+	// can say so instead of hanging too.
+	starterTimeout = "60s"
 )
 
 // A Check is one verdict on one step.
@@ -40,29 +32,9 @@ type Check struct {
 	Name     string
 	Problems []string // empty: the check passed
 	Skipped  string   // why the check did not run
-	Notes    []string // what it saw, for the log
-	// Reported are problems listed but not failed: a check landed while
-	// the steps are being brought in line with it (see StrictCommands).
+	// Reported is always empty now that every check fails on its
+	// problems; internal/workshop's verify still prints it.
 	Reported []string
-}
-
-// StrictOneTask makes CheckOneTask fail rather than report. It was off
-// while the step authors split the tests that checked several tasks; every
-// step passes it now.
-var StrictOneTask = true
-
-// StrictCommands makes CheckCommands fail rather than report. It was off
-// while the step authors brought their READMEs to one command per task;
-// every step passes it now.
-var StrictCommands = true
-
-// fail files problems as failures, or as reports when strict is false.
-func (c *Check) fail(strict bool, problems ...string) {
-	if strict {
-		c.Problems = append(c.Problems, problems...)
-	} else {
-		c.Reported = append(c.Reported, problems...)
-	}
 }
 
 // A StepReport is every verdict on one step, in order.
@@ -71,8 +43,8 @@ type StepReport struct {
 	Checks []*Check
 }
 
-func (s *StepReport) add(name string) *Check {
-	c := &Check{Name: name}
+func (s *StepReport) add(name string, problems ...string) *Check {
+	c := &Check{Name: name, Problems: problems}
 	s.Checks = append(s.Checks, c)
 	return c
 }
@@ -91,7 +63,6 @@ func (s *StepReport) OK() bool {
 type Report struct {
 	Problems []string // of the module as a whole
 	Steps    []*StepReport
-	Notes    []string
 }
 
 // OK reports whether the whole module passed.
@@ -111,13 +82,7 @@ func (r *Report) OK() bool {
 type VerifyOptions struct {
 	// Short skips everything that builds: the checks of text and files only.
 	Short bool
-	// Budget is how long a starter's tests may take to fail (10 s). The
-	// target is about a second; the margin is for a busy machine.
-	Budget time.Duration
-	// Timeout stops a starter whose tests hang ("60s"), so that the check
-	// can say so instead of hanging too.
-	Timeout string
-	// Progress, if set, hears what the check is doing.
+	// Progress hears what the check is doing.
 	Progress func(msg string)
 	// VetAll vets the starters with every analyzer, as go vet does
 	// (lostcancel among them), rather than with the few go test runs by
@@ -133,16 +98,6 @@ type VerifyOptions struct {
 
 // Verify runs the integrity check on the module at root.
 func Verify(ctx context.Context, root string, opt VerifyOptions) (*Report, error) {
-	if opt.Budget == 0 {
-		opt.Budget = defaultBudget
-	}
-	if opt.Timeout == "" {
-		opt.Timeout = defaultTimeout
-	}
-	progress := opt.Progress
-	if progress == nil {
-		progress = func(string) {}
-	}
 	g := opt.Go
 	g.Dir = root
 	modPath, err := ModulePath(root)
@@ -169,7 +124,7 @@ func Verify(ctx context.Context, root string, opt VerifyOptions) (*Report, error
 	}
 
 	// The checks of text and files, step by step: milliseconds.
-	progress(fmt.Sprintf("reading %s and %d steps: README tasks, TODOs, hints, test files", ManifestFile, len(steps)))
+	opt.Progress(fmt.Sprintf("reading %s and %d steps: README tasks, TODOs, hints, test files", ManifestFile, len(steps)))
 	m, err := ReadManifest(root)
 	if err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
@@ -177,60 +132,77 @@ func Verify(ctx context.Context, root string, opt VerifyOptions) (*Report, error
 	}
 	rep.Problems = append(rep.Problems, m.Problems()...)
 	rep.Problems = append(rep.Problems, FolderProblems(m, steps)...)
-	tasksOf := map[string][]Task{}
 	var runnable []*StepReport
+	tasksOf := map[*StepReport][]Task{}
 	for _, step := range steps {
 		sr := &StepReport{Step: step}
 		rep.Steps = append(rep.Steps, sr)
-		ms, ok := m.Step(step.Name)
-		if !ok {
-			continue // FolderProblems said so
-		}
-		tasks, ok := staticChecks(sr, root, ms)
-		tasksOf[step.Name] = tasks
-		if ok {
-			runnable = append(runnable, sr)
+		if ms, ok := m.Step(step.Name); ok { // else FolderProblems said so
+			if tasks, ok := staticChecks(sr, root, ms); ok {
+				runnable, tasksOf[sr] = append(runnable, sr), tasks
+			}
 		}
 	}
+	const (
+		buildCheck = "the starter builds and vets clean"
+		redCheck   = "the starter's tests fail by failing assertions, quickly"
+		oneCheck   = "every test it runs is selected by exactly one task's run, every run selects one"
+	)
 	if opt.Short {
 		for _, sr := range rep.Steps {
-			for _, name := range []string{CheckBuilds, CheckRed, CheckSelects, CheckOneTask} {
+			for _, name := range []string{buildCheck, redCheck, oneCheck} {
 				sr.add(name).Skipped = "-short skips building and running the starter; run without -short for the whole check"
 			}
 		}
 		return rep, nil
 	}
 
-	// One go test over every starter: it builds them, vets them (all
-	// analyzers, lostcancel included) and runs their tests.
+	// One go test over every starter: it builds them, vets them and runs
+	// their tests. -p: a starter's tests mostly wait (for a deadline, a
+	// socket) rather than compute, so run every starter's binary at once,
+	// not GOMAXPROCS at a time.
 	var pkgs []string
 	for _, sr := range runnable {
 		pkgs = append(pkgs, "./"+sr.Step.Name)
 	}
-	cctx, cancel := context.WithTimeout(ctx, defaultCmdBudget)
-	defer cancel()
-	// -p: a starter's tests mostly wait (for a deadline, a socket) rather
-	// than compute, so run every starter's binary at once, not GOMAXPROCS at
-	// a time.
 	parallel := fmt.Sprintf("-p=%d", max(runtime.GOMAXPROCS(0), min(len(pkgs), 8)))
 	vet := "-vet=" // go test's own choice of analyzers: its work is shared with the outer go test
 	if opt.VetAll {
 		vet = "-vet=all"
 	}
-	progress(fmt.Sprintf("building, vetting and testing %d starters: go test -json %s -count=1 %s -timeout %s %s",
-		len(pkgs), vet, parallel, opt.Timeout, strings.Join(pkgs, " ")))
-	runs, stderr := g.TestJSON(cctx, append([]string{vet, "-count=1", parallel, "-timeout", opt.Timeout}, pkgs...)...)
+	opt.Progress(fmt.Sprintf("building, vetting and testing %d starters: go test -json %s -count=1 %s -timeout %s %s",
+		len(pkgs), vet, parallel, starterTimeout, strings.Join(pkgs, " ")))
+	runs, stderr := g.TestJSON(ctx, append([]string{vet, "-count=1", parallel, "-timeout", starterTimeout}, pkgs...)...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for _, sr := range runnable {
 		run := pick(runs, modPath+"/"+sr.Step.Name)
-		starterChecks(ctx, g, sr, tasksOf[sr.Step.Name], run, stderr, opt.Budget, vet)
+		builds, red, one := sr.add(buildCheck), sr.add(redCheck), sr.add(oneCheck)
+		switch _, _, crashed := run.crash(); {
+		case run.BuildFailed:
+			what := "does not build"
+			if IsVetFailure(run.BuildOutput) {
+				what = "is not go vet clean"
+			}
+			builds.Problems = append(builds.Problems, fmt.Sprintf("the starter %s (go test %s ./%s) — a starter must compile and vet clean:\n%s",
+				what, vet, sr.Step.Name, indent(strings.TrimSpace(run.BuildOutput))))
+			red.Skipped, one.Skipped = "the starter does not build", "the starter does not build"
+		case crashed || run.Result == "":
+			one.Skipped = "the starter's run did not finish, so not every test's name is known"
+		default:
+			// Every top-level test ran (go test without -run): what
+			// go test -list would list.
+			one.Problems = SelectionProblems(tasksOf[sr], run.TopLevel())
+		}
+		if err := StarterProblem(*run, starterBudget); err != nil && !run.BuildFailed {
+			red.Problems = append(red.Problems, fmt.Sprintf("go test ./%s: %v%s", sr.Step.Name, err, quoteStderr(stderr)))
+		}
 		verdict := "fair"
 		if !sr.OK() {
 			verdict = "PROBLEMS"
 		}
-		progress(fmt.Sprintf("%s: %s (%d failing tests and subtests in %.2fs)", sr.Step.Name, verdict, len(run.Failed), run.Elapsed))
+		opt.Progress(fmt.Sprintf("%s: %s (%d failing tests and subtests in %.2fs)", sr.Step.Name, verdict, len(run.Failed), run.Elapsed))
 	}
 	return rep, nil
 }
@@ -241,49 +213,62 @@ func staticChecks(sr *StepReport, root string, ms *ManifestStep) ([]Task, bool) 
 	step := sr.Step
 	solutionDir := step.SolutionDir(root)
 	if info, err := os.Stat(solutionDir); err != nil || !info.IsDir() {
-		c := sr.add("it has a solution")
-		c.Problems = append(c.Problems, fmt.Sprintf("no solution folder solutions/%s: every step has its finished version there", step.Name))
+		sr.add("it has a solution", fmt.Sprintf("no solution folder solutions/%s: every step has its finished version there", step.Name))
 		return nil, false
 	}
 
-	c := sr.add(CheckTestFiles)
 	problems, err := SolutionTestProblems(step, solutionDir)
 	if err != nil {
 		problems = append(problems, "reading the test files: "+err.Error())
 	}
-	c.Problems = problems
+	sr.add("its tests live in the step alone", problems...)
 
-	c = sr.add(CheckReadme)
 	readme, err := os.ReadFile(filepath.Join(step.Dir, "README.md"))
 	if err != nil {
-		c.Problems = append(c.Problems, "the step has no README.md to teach it")
+		problems = []string{"the step has no README.md to teach it"}
 	} else {
-		c.Problems = ReadmeProblems(ms, string(readme))
-		sr.add(CheckCommands).fail(StrictCommands, CommandProblems(ms, string(readme))...)
+		problems = ReadmeProblems(step, ms, string(readme))
 	}
+	sr.add("its README's tasks, commands and hint commands are course.yaml's", problems...)
 	tasks := ManifestTasks(ms, string(readme))
 
-	c = sr.add(CheckTODOs)
 	todos, err := StarterTODOs(step.Dir)
+	problems = TODOFileProblems(ms, todos)
 	if err != nil {
-		c.Problems = append(c.Problems, "reading the starter's sources: "+err.Error())
+		problems = append(problems, "reading the starter's sources: "+err.Error())
 	}
-	c.Problems = append(c.Problems, TODOFileProblems(ms, todos)...)
-	c.Notes = append(c.Notes, fmt.Sprintf("%d tasks, %d TODO markers", len(tasks), len(todos)))
+	sr.add("its TODOs are in the files course.yaml lists", problems...)
 
-	c = sr.add(CheckHints)
-	if readme != nil {
-		c.Problems = append(ReadmeHintProblems(step, string(readme), tasks), HintProblems(step, tasks)...)
-	}
+	sr.add("each task has its hints", HintProblems(step, tasks)...)
 
-	c = sr.add(CheckSolution)
 	left, err := StarterTODOs(solutionDir)
+	problems = nil
 	if err != nil {
-		c.Problems = append(c.Problems, "reading the solution's sources: "+err.Error())
+		problems = append(problems, "reading the solution's sources: "+err.Error())
 	}
 	for _, td := range left {
-		c.Problems = append(c.Problems, fmt.Sprintf("solutions/%s/%s:%d: TODO(task %d) is still there: a solution does every task", step.Name, td.File, td.Line, td.N))
+		problems = append(problems, fmt.Sprintf("solutions/%s/%s:%d: TODO(task %d) is still there: a solution does every task", step.Name, td.File, td.Line, td.N))
 	}
-	catalogCheck(sr.add(CheckCatalog), root, step, tasks)
+	sr.add("its solution has no TODO left", problems...)
+
+	catalogCheck(sr.add("its mistake catalog names the manifest's tasks and applies"), root, step, tasks)
 	return tasks, true
+}
+
+// IsVetFailure tells go vet's complaints from the compiler's in a build's
+// output: vet's come under a "# [package]" heading.
+func IsVetFailure(buildOutput string) bool {
+	for _, line := range strings.Split(buildOutput, "\n") {
+		if strings.HasPrefix(line, "# [") {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteStderr(stderr string) string {
+	if s := strings.TrimSpace(stderr); s != "" {
+		return "\ngo test's stderr:\n" + indent(s)
+	}
+	return ""
 }
