@@ -72,9 +72,6 @@ func (a *app) verify(ctx context.Context, args []string) int {
 			for _, p := range c.Problems {
 				fmt.Fprintf(w, "    %s: %s\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
 			}
-			for _, p := range c.Reported {
-				fmt.Fprintf(w, "  ! %s: %s (reported, not failed yet)\n", c.Name, strings.TrimPrefix(indentText(p, "      "), "      "))
-			}
 		}
 	}
 	if flags["short"] == "" {

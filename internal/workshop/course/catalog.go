@@ -14,11 +14,6 @@ import (
 // MinMistakes is how many entries a task with files must have.
 const MinMistakes = 3
 
-// StrictCatalogCount is always true: a task with fewer than MinMistakes
-// entries, or a step with TODOs and no catalog, fails. internal/workshop's
-// verifyMistakes still reads it.
-const StrictCatalogCount = true
-
 // catalogCheck is the integrity check's look at a step's catalog: it parses,
 // each entry is under a task of the manifest and applies exactly once.
 func catalogCheck(c *Check, root string, step Step, tasks []Task) {

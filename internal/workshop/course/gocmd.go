@@ -66,7 +66,7 @@ func (g Go) testJSONEach(ctx context.Context, done func(*TestRun), args ...strin
 	return runs, stderr
 }
 
-// readTestJSON reads a `go test -json` stream (see ParseTestJSONPackages).
+// readTestJSON reads a `go test -json` stream (see eventReader).
 func readTestJSON(r io.Reader, done func(*TestRun)) []*TestRun {
 	p := eventReader{byPkg: map[string]*TestRun{}}
 	sc := bufio.NewScanner(r)

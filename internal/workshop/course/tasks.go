@@ -1,7 +1,6 @@
 package course
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -48,27 +47,6 @@ func (r *TestRun) Selects(pattern string) ([]string, error) {
 		}
 	}
 	return sel, nil
-}
-
-// taskRun runs a pattern that names subtests through go test itself, and
-// returns the subtests that ran. The manifest allows no such pattern
-// (Manifest.Problems); only the integrity check's starterChecks asks.
-func taskRun(ctx context.Context, g Go, pkg, pattern string, extra ...string) (*TestRun, []string, string) {
-	args := append([]string{"-count=1", "-run", pattern}, extra...)
-	runs, stderr := g.TestJSON(ctx, append(args, pkg)...)
-	run := pick(runs, "")
-	for _, r := range runs {
-		if r.Package != "" {
-			run = r
-		}
-	}
-	var sel []string
-	for _, name := range run.Ran {
-		if strings.Contains(name, "/") {
-			sel = append(sel, name)
-		}
-	}
-	return run, sel, stderr
 }
 
 // pick returns the run of the package pkg, or an empty one.

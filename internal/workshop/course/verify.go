@@ -32,9 +32,6 @@ type Check struct {
 	Name     string
 	Problems []string // empty: the check passed
 	Skipped  string   // why the check did not run
-	// Reported is always empty now that every check fails on its
-	// problems; internal/workshop's verify still prints it.
-	Reported []string
 }
 
 // A StepReport is every verdict on one step, in order.
