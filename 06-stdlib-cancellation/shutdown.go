@@ -38,7 +38,9 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	// function then, so that a second signal is not caught. Shut down with
 	// Server.Shutdown, bounded by grace. Give requests a base context
 	// (Server.BaseContext) that Ctrl-C does not cancel, that carries the
-	// channel Stopping reads, and that ends when the grace is over.
+	// channel Stopping reads (stored as a <-chan struct{}, the type Stopping
+	// asserts: a chan struct{} would read back as nil), and that ends when
+	// the grace is over.
 	return errNotImplemented
 }
 
