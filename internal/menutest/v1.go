@@ -182,7 +182,10 @@ func GuardsTheStockClient(t *testing.T, client *http.Client, newMenu func(client
 // requireAskedOnce stops the test unless the menu sent stock exactly one request.
 func requireAskedOnce(t testing.TB, stock *Stock, rec *httptest.ResponseRecorder) {
 	t.Helper()
-	if n := stock.Started(); n != 1 {
-		t.Fatalf("got %d %s after %d requests to the stock service, want 1, with the menu's client (http.Get cannot reach the fake)", rec.Code, Body(rec), n)
+	switch n := stock.Started(); {
+	case n == 0:
+		t.Fatalf("got %d %s without asking the stock service, want one request with the menu's client (http.Get cannot reach the fake)", rec.Code, Body(rec))
+	case n > 1:
+		t.Fatalf("got %d %s after %d requests to the stock service, want 1", rec.Code, Body(rec), n)
 	}
 }
