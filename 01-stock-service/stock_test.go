@@ -37,13 +37,24 @@ func Example_getStock() {
 		fmt.Printf("%s\n", bytes.TrimSpace(rec.Body.Bytes()))
 	}
 	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if list, ok := fields[k].([]any); ok { // a list: an item a line
+			fmt.Printf("%s: %d items\n", k, len(list))
+			for _, item := range list {
+				v, _ := json.Marshal(item)
+				fmt.Printf("  %s\n", v)
+			}
+			continue
+		}
 		v, _ := json.Marshal(fields[k])
 		fmt.Printf("%s: %s\n", k, v)
 	}
 	// Output:
 	// 200 application/json
 	// delay: 0
-	// stock: [{"id":"cf93d53f-7f60-4c9d-a543-ef217a09269b","name":"Cookies 'n' Cream","stock":8532},{"id":"41373bb6-e6fb-4606-8f01-1cd24e228939","name":"Neopolitan","stock":0},{"id":"8e884a8d-ae04-4518-80b7-377ee5bcecc6","name":"Pistachio","stock":6437}]
+	// stock: 3 items
+	//   {"id":"cf93d53f-7f60-4c9d-a543-ef217a09269b","name":"Cookies 'n' Cream","stock":8532}
+	//   {"id":"41373bb6-e6fb-4606-8f01-1cd24e228939","name":"Neopolitan","stock":0}
+	//   {"id":"8e884a8d-ae04-4518-80b7-377ee5bcecc6","name":"Pistachio","stock":6437}
 }
 
 func TestStockResponse(t *testing.T) {
