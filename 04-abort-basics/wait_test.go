@@ -103,8 +103,9 @@ func (c expired) Err() error {
 // Promise.race([work, abortEvent]), as in menu v2: the caller stops waiting, the work goes on.
 func ExampleDo() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour) // the order's deadline, far away
-	release, scooped := make(chan struct{}), make(chan struct{})
+	started, release, scooped := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	flavour, err := Do(ctx, func() (string, error) {
+		close(started)
 		cancel() // the customer walks out while we scoop...
 		select { // ...and scooping cannot be cancelled: it ends when it ends
 		case <-release:
@@ -115,12 +116,13 @@ func ExampleDo() {
 	})
 	fmt.Printf("Do: %q, %v\n", flavour, err)
 
-	close(release)
 	select {
-	case <-scooped: // the work was not stopped: it runs to the end, for nobody
+	case <-started: // the work was not stopped: it runs to the end, for nobody
+		close(release)
+		<-scooped
 		fmt.Println("scooped anyway")
-	case <-time.After(time.Second):
-		fmt.Println("no scoop within a second")
+	default:
+		fmt.Println("Do never started the work")
 	}
 	// Output:
 	// Do: "", context canceled
