@@ -18,17 +18,18 @@ type Latency struct {
 	Max   float64 `json:"max_ms"`
 }
 
-// latencyOf summarises request latencies, in any order. Percentiles are
-// nearest-rank: the smallest latency that at least p % of the requests did
-// not exceed. The standard deviation is the population's, as autocannon's.
-func latencyOf(lats []time.Duration) Latency {
-	if len(lats) == 0 {
+// latencyOf summarises request latencies in seconds, in any order.
+// Percentiles are nearest-rank: the smallest latency that at least p % of
+// the requests did not exceed. The standard deviation is the population's,
+// as autocannon's.
+func latencyOf(seconds []float64) Latency {
+	if len(seconds) == 0 {
 		return Latency{}
 	}
-	ms := make([]float64, len(lats))
+	ms := make([]float64, len(seconds))
 	var sum float64
-	for i, d := range lats {
-		ms[i] = float64(d) / float64(time.Millisecond)
+	for i, s := range seconds {
+		ms[i] = 1000 * s
 		sum += ms[i]
 	}
 	slices.Sort(ms)
@@ -55,46 +56,36 @@ func percentile(sorted []float64, p float64) float64 {
 }
 
 // call is one request from the menu to the stock service, as the lab's proxy
-// between them saw it. Times are offsets from the start of the version's load.
+// between them saw it. Times are offsets from the proxy's start.
 type call struct {
 	Start time.Duration // the menu's request arrived
 	Left  time.Duration // the menu hung up (cancelled the call); 0 if it never did
 	End   time.Duration // the call ended: answered, or cancelled
 }
 
-// Waste is what the stock service did for callers who had already left.
+// Waste is what the stock service did for callers who had already left, as
+// README.md defines it.
 type Waste struct {
-	// StockSeconds is the stock service's work: the sum of every call's
-	// duration, from the menu's request to the end of the answer (or the
-	// cancel), as the proxy in front of the stock service saw it.
-	StockSeconds float64 `json:"stock_seconds"`
-	// LeftSeconds is the part of StockSeconds after the caller had left:
-	// for each call, from the moment the menu stopped waiting for it to the
-	// end of the call. A menu that cancels stops waiting when it hangs up on
-	// the stock service, which the proxy sees. A menu that never hangs up
-	// (v2) stops waiting at its deadline, start + timeout, when it answers
-	// 504: from then on nobody will read what the stock service sends.
-	LeftSeconds float64 `json:"left_seconds"`
-	// Share is LeftSeconds / StockSeconds.
-	Share float64 `json:"share"`
-	// GaugeSeconds is the stock service's work by its own count: its
-	// in-flight gauge, sampled, integrated over time. It cross-checks
-	// StockSeconds, which the proxy measured.
+	StockSeconds float64 `json:"stock_seconds"` // every call's duration, summed
+	LeftSeconds  float64 `json:"left_seconds"`  // the part of it after the menu had stopped waiting
+	Share        float64 `json:"share"`         // LeftSeconds / StockSeconds
+	// GaugeSeconds is the stock service's own count of its work (its
+	// in-flight gauge integrated over time): a cross-check of StockSeconds.
 	GaugeSeconds float64 `json:"stock_seconds_by_its_gauge"`
-	// PastDeadline counts the calls still running at the menu's deadline.
-	PastDeadline int `json:"calls_past_deadline"`
-	// Cancelled counts the calls the menu hung up on.
-	Cancelled int `json:"calls_cancelled"`
+	PastDeadline int     `json:"calls_past_deadline"` // still running at the menu's deadline
+	Cancelled    int     `json:"calls_cancelled"`     // the menu hung up on them
 }
 
-// wasteOf computes the waste of calls made by a menu that stops waiting
-// after timeout (0: it waits for ever, as v1 does).
+// wasteOf computes the waste of calls made by a menu that stops waiting when
+// it hangs up on a call, or else at its deadline, the call's start + timeout,
+// when it answers 504: from then on nobody reads what the stock service
+// sends. timeout 0: it waits for ever, as v1 does.
 func wasteOf(calls []call, timeout time.Duration) Waste {
 	var w Waste
 	var stock, left time.Duration
 	for _, c := range calls {
 		stock += c.End - c.Start
-		gone := time.Duration(math.MaxInt64) // v1 waits for ever
+		gone := time.Duration(math.MaxInt64)
 		if timeout > 0 {
 			gone = c.Start + timeout
 			if c.End > gone {

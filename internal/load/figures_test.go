@@ -9,9 +9,9 @@ import (
 
 func TestLatencyOf(t *testing.T) {
 	t.Run("takes nearest-rank percentiles, the mean, the population's stdev and the max", func(t *testing.T) {
-		var lats []time.Duration
+		var lats []float64
 		for i := 100; i >= 1; i-- { // 100ms down to 1ms: the order must not matter
-			lats = append(lats, time.Duration(i)*time.Millisecond)
+			lats = append(lats, float64(i)/1000)
 		}
 		got := latencyOf(lats)
 		want := Latency{P2_5: 3, P50: 50, P97_5: 98, P99: 99, Avg: 50.5, Stdev: 28.866, Max: 100}
@@ -25,7 +25,7 @@ func TestLatencyOf(t *testing.T) {
 	})
 
 	t.Run("of a single request is that request everywhere", func(t *testing.T) {
-		got := latencyOf([]time.Duration{1500 * time.Microsecond})
+		got := latencyOf([]float64{0.0015})
 		assert.Equal(t, Latency{P2_5: 1.5, P50: 1.5, P97_5: 1.5, P99: 1.5, Avg: 1.5, Max: 1.5}, got, "latencyOf(1.5ms)")
 	})
 

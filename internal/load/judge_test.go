@@ -76,12 +76,13 @@ func TestCrossChecks(t *testing.T) {
 		r := fixedReport()
 		r.Warnings = []string{"v2: 415 calls outlived the menu's 250ms timeout, but it answered 0 × 504"}
 		var out, errOut bytes.Buffer
-		assert.Equal(t, 1, finish(r, false, "", &out, &errOut), "exit code of a run with a warning")
+		assert.Equal(t, 1, finish(r, &out, &errOut), "exit code of a run with a warning")
 		assert.Contains(t, out.String(), "\nWarnings: figures that do not hold together (the lab exits 1)\n  ! v2: 415 calls", "the text report")
 		out.Reset()
-		assert.Equal(t, 1, finish(r, true, "", &out, &errOut), "exit code of a -json run with a warning")
+		r.Setup.JSON = true
+		assert.Equal(t, 1, finish(r, &out, &errOut), "exit code of a -json run with a warning")
 		assert.Contains(t, errOut.String(), "workshop load: warning: v2: 415 calls", "-json: the warning on stderr as well")
-		assert.Equal(t, 0, finish(fixedReport(), false, "", &out, &errOut), "exit code of a run without one")
+		assert.Equal(t, 0, finish(fixedReport(), &out, &errOut), "exit code of a run without one")
 	})
 }
 

@@ -15,7 +15,7 @@ type version struct {
 	Title string   // what it is, in a few words
 	Dir   string   // the step's folder, under solutions/ unless -own
 	H2C   bool     // menu and stock service talk HTTP/2 without TLS
-	Flags []string // the menu's flags besides -timeout; "T" is the timeout
+	Flags []string // the menu's flags; "T" is the timeout, which v1 has none of
 	// Answers are the statuses its finished menu gives: anything else (a
 	// starter's 501, a 502 from a stock service that fails) means the
 	// figures are not this version's (crossChecks).
@@ -25,28 +25,13 @@ type version struct {
 var versions = []version{
 	{Name: "v1", Title: "menu v1: waits for the stock service", Dir: "02-menu-v1", Answers: []int{200}},
 	{Name: "v2", Title: "menu v2: answers 504 at the timeout, leaves the stock call running", Dir: "03-menu-v2",
-		Answers: []int{200, 504}},
+		Flags: []string{"-timeout", "T"}, Answers: []int{200, 504}},
 	{Name: "v3", Title: "menu v3: cancels the stock call at the timeout (-fail-after 0)", Dir: "05-menu-v3",
-		Flags: []string{"-fail-after", "0"}, Answers: []int{200, 504}},
+		Flags: []string{"-timeout", "T", "-fail-after", "0"}, Answers: []int{200, 504}},
 	{Name: "v3-fail-fast", Title: "menu v3, failing fast: 503 at once after 5 timeouts in a row", Dir: "05-menu-v3",
-		Flags: []string{"-fail-after", "5", "-cool-down", "T"}, Answers: []int{200, 503, 504}}, // the cool-down scales as every duration does
+		Flags: []string{"-timeout", "T", "-fail-after", "5", "-cool-down", "T"}, Answers: []int{200, 503, 504}}, // the cool-down scales as every duration does
 	{Name: "v3-h2c", Title: "menu v3 over HTTP/2 without TLS: a cancel is a RST_STREAM frame", Dir: "05-menu-v3", H2C: true,
-		Flags: []string{"-fail-after", "0", "-h2c"}, Answers: []int{200, 504}},
-}
-
-// menuArgs are v's flags for a menu timeout of t: v1 has no timeout.
-func (v version) menuArgs(t time.Duration) []string {
-	if v.Name == "v1" {
-		return nil
-	}
-	args := []string{"-timeout", t.String()}
-	for _, f := range v.Flags {
-		if f == "T" {
-			f = t.String()
-		}
-		args = append(args, f)
-	}
-	return args
+		Flags: []string{"-timeout", "T", "-fail-after", "0", "-h2c"}, Answers: []int{200, 504}},
 }
 
 const stockDir = "01-stock-service"
@@ -65,6 +50,8 @@ type Setup struct {
 	Versions   []string          `json:"versions"`
 	CPUs       int               `json:"cpus"`
 	GoVer      string            `json:"go"`
+	JSON       bool              `json:"-"` // -json
+	HTML       string            `json:"-"` // -html: the file to write
 }
 
 // Result is every figure the lab measured for one version.
@@ -133,8 +120,7 @@ func readStockVars(ctx context.Context, client *http.Client, addr string) (stock
 // measure runs one version: a stock service, the lab's proxy, the menu, the
 // load; then waits (at most max-delay and a second) for the stock service
 // to finish what it still holds, and stops everything.
-func measure(ctx context.Context, s Setup, v version, bins map[string]string, p *progressWriter) (*Result, error) {
-	origin := time.Now()
+func measure(ctx context.Context, s Setup, v version, bins map[string]string, p *progress) (*Result, error) {
 	stockArgs := []string{"-max-delay", s.MaxDelay.String()}
 	if v.H2C {
 		stockArgs = append(stockArgs, "-h2c")
@@ -144,12 +130,19 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 		return nil, err
 	}
 	defer stock.stop()
-	px, err := startProxy("http://"+stock.addr+"/stock", v.H2C, origin)
+	px, err := startProxy("http://"+stock.addr+"/stock", v.H2C)
 	if err != nil {
 		return nil, err
 	}
 	defer px.close()
-	menu, err := startService(ctx, "menu "+v.Name, bins[v.Dir], append([]string{"-stock-url", px.URL()}, v.menuArgs(s.Timeout)...)...)
+	menuArgs := []string{"-stock-url", px.URL()}
+	for _, f := range v.Flags {
+		if f == "T" {
+			f = s.Timeout.String()
+		}
+		menuArgs = append(menuArgs, f)
+	}
+	menu, err := startService(ctx, "menu "+v.Name, bins[v.Dir], menuArgs...)
 	if err != nil {
 		return nil, err
 	}
@@ -160,10 +153,10 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	// its own in-flight gauge and the menu's goroutines, and show progress.
 	client := &http.Client{Transport: &http.Transport{}, Timeout: 5 * time.Second}
 	defer client.CloseIdleConnections()
-	every := min(max(time.Duration(float64(100*time.Millisecond)*s.Scale), 25*time.Millisecond), time.Second)
+	every := max(time.Duration(float64(100*time.Millisecond)*s.Scale), 25*time.Millisecond)
 	p.line(fmt.Sprintf("%-13s loading for %v", v.Name, s.Duration))
-	loadStart := time.Since(origin)
 	var (
+		start    = time.Now() // the result's clock: Samples and LoadEnd
 		run      heyRun
 		runErr   error
 		issued   atomic.Int64
@@ -178,17 +171,17 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	go func() {
 		defer close(loaded)
 		run, runErr = drive(ctx, "http://"+menu.addr+"/menu", s.Conns, s.Duration, &issued)
-		loadEnd = time.Since(origin)
+		loadEnd = time.Since(start)
 	}()
 	loading, phase, drainFor := loaded, "loading", s.MaxDelay+time.Second
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		if vars, varsErr = readStockVars(ctx, client, stock.addr); varsErr == nil {
-			samples = append(samples, Sample{T: time.Since(origin).Seconds(), InFlight: vars.Stock.InFlight,
+			samples = append(samples, Sample{T: time.Since(start).Seconds(), InFlight: vars.Stock.InFlight,
 				Goroutines: int(menu.goroutines.Load())})
 			p.update(fmt.Sprintf("%-13s %s %5.1fs  %6d requests sent  stock in flight %4d",
-				v.Name, phase, time.Since(origin).Seconds(), issued.Load(), vars.Stock.InFlight))
+				v.Name, phase, time.Since(start).Seconds(), issued.Load(), vars.Stock.InFlight))
 		}
 		if loading == nil {
 			// A stock service without working counters (an unfinished step
@@ -221,31 +214,19 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	if varsErr != nil {
 		r.Notes = append(r.Notes, fmt.Sprintf("the stock service's counters could not be read: %v", varsErr))
 	}
-	if len(samples) == 0 {
-		r.Notes = append(r.Notes, "no reading of the stock service's in-flight gauge succeeded")
-	}
-	// Every clock starts when the load did.
-	shift := loadStart.Seconds()
-	r.LoadEnd = loadEnd.Seconds() - shift
+	r.LoadEnd, r.Samples = loadEnd.Seconds(), samples
 	for _, smp := range samples {
-		if smp.T -= shift; smp.T >= 0 {
-			r.Samples = append(r.Samples, smp)
-			r.PeakInFlight = max(r.PeakInFlight, smp.InFlight)
-			r.PeakGoroutines = max(r.PeakGoroutines, smp.Goroutines)
-		}
+		r.PeakInFlight = max(r.PeakInFlight, smp.InFlight)
+		r.PeakGoroutines = max(r.PeakGoroutines, smp.Goroutines)
 	}
-	r.Waste.GaugeSeconds = gaugeSeconds(r.Samples)
+	r.Waste.GaugeSeconds = gaugeSeconds(samples)
 	return r, nil
 }
 
 // summarise computes a version's figures from what hey and the proxy saw.
 func summarise(v version, s Setup, run heyRun, calls []call, conns int) *Result {
 	r := &Result{Version: v.Name, Title: v.Title, Statuses: map[int]int{}, Capped: run.Capped}
-	lats := make([]time.Duration, len(run.Lats))
-	for i, l := range run.Lats {
-		lats[i] = time.Duration(l * float64(time.Second))
-	}
-	r.Latency = latencyOf(lats)
+	r.Latency = latencyOf(run.Lats)
 	for _, code := range run.Codes {
 		r.Statuses[code]++
 		if code >= 200 && code < 300 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -141,8 +142,11 @@ func builtSolutions(t *testing.T) map[string]string {
 		}
 		var root string
 		var pkgs []string
-		if root, pkgs, solutions.err = services(tinySetup(versionNames()...)); solutions.err == nil {
-			solutions.bins, solutions.err = buildAll(context.Background(), root, pkgs, solutions.dir, newProgress(io.Discard))
+		if root, solutions.err = filepath.Abs(filepath.Join("..", "..")); solutions.err != nil {
+			return
+		}
+		if pkgs, solutions.err = servicePkgs(root, tinySetup(versionNames()...)); solutions.err == nil {
+			solutions.bins, solutions.err = build(context.Background(), root, solutions.dir, pkgs)
 		}
 	})
 	require.NoError(t, solutions.err, "building the solutions' services")

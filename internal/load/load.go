@@ -1,15 +1,6 @@
 // Package load is the load-test lab, `go tool lab` (which `go tool workshop
 // load` runs): the talk's load tests in one command, and what the talk could
-// not see.
-//
-// It builds the stock service and the menus (the solutions, or with -own the
-// learner's steps) in one `go build`, and for each version starts a stock
-// service, a measuring proxy of its own in front of it, and the menu, all on
-// free loopback ports. It drives the menu with hey's requester package for
-// -duration, waits for the stock service to finish what it still holds, and
-// stops everything it started. Then it prints the talk's table for each
-// version beside the talk's own figures, what happened behind the menu, and
-// a chart of the stock service's in-flight requests.
+// not see. README.md says what it measures and how.
 package load
 
 import (
@@ -24,7 +15,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
@@ -35,7 +25,7 @@ import (
 // together (crossChecks: printed as a warning), 2 a usage error, 128+N
 // stopped by signal N (Ctrl-C, SIGTERM or SIGHUP: onStopSignal).
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	s, jsonOut, htmlFile, err := parseFlags(args, stderr)
+	s, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -55,13 +45,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nworkshop load:", err)
 		return 1
 	}
-	return finish(report, jsonOut, htmlFile, stdout, stderr)
+	return finish(report, stdout, stderr)
 }
 
 // finish prints a report as text or JSON, writes its HTML file if asked,
 // and returns the exit code: 1 when its figures do not hold together.
-func finish(r *Report, jsonOut bool, htmlFile string, stdout, stderr io.Writer) int {
-	if jsonOut {
+func finish(r *Report, stdout, stderr io.Writer) int {
+	if r.Setup.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
@@ -74,12 +64,12 @@ func finish(r *Report, jsonOut bool, htmlFile string, stdout, stderr io.Writer) 
 	} else {
 		writeText(stdout, r)
 	}
-	if htmlFile != "" {
-		if err := os.WriteFile(htmlFile, []byte(renderHTML(r)), 0o644); err != nil {
+	if file := r.Setup.HTML; file != "" {
+		if err := os.WriteFile(file, []byte(renderHTML(r)), 0o644); err != nil {
 			fmt.Fprintln(stderr, "workshop load:", err)
 			return 1
 		}
-		fmt.Fprintf(stderr, "workshop load: wrote %s\n", htmlFile)
+		fmt.Fprintf(stderr, "workshop load: wrote %s\n", file)
 	}
 	if len(r.Warnings) > 0 {
 		return 1
@@ -95,7 +85,8 @@ func versionNames() []string {
 	return names
 }
 
-func parseFlags(args []string, stderr io.Writer) (s Setup, jsonOut bool, htmlFile string, err error) {
+func parseFlags(args []string, stderr io.Writer) (Setup, error) {
+	s := Setup{CPUs: runtime.NumCPU(), GoVer: runtime.Version()}
 	flags := flag.NewFlagSet("workshop load", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
@@ -109,42 +100,41 @@ run takes under a minute; -scale 1 -duration 60s is the talk's own setup.
 `)
 		flags.PrintDefaults()
 	}
-	scale := flags.Float64("scale", 0.25, "multiply every duration by `s`: the menus' timeout and fail-fast cool-down (1s), the stock service's -max-delay (10s), the load (20s per version)")
-	duration := flags.Duration("duration", 0, "load each version for `d` (default 20s × scale)")
-	conns := flags.Int("c", 100, "concurrent `connections` to the menu")
+	flags.Float64Var(&s.Scale, "scale", 0.25, "multiply every duration by `s`: the menus' timeout and fail-fast cool-down (1s), the stock service's -max-delay (10s), the load (20s per version)")
+	flags.DurationVar(&s.Duration, "duration", 0, "load each version for `d` (default 20s × scale)")
+	flags.IntVar(&s.Conns, "c", 100, "concurrent `connections` to the menu")
 	list := flags.String("versions", strings.Join(versionNames(), ","), "comma-separated `list` of versions to measure")
-	own := flags.Bool("own", false, "measure your own steps (01-stock-service, 02-menu-v1, …) instead of the solutions")
-	flags.BoolVar(&jsonOut, "json", false, "print every figure as JSON instead of tables")
-	flags.StringVar(&htmlFile, "html", "", "also write a self-contained HTML report, its chart as SVG, to `file`")
-	if err = flags.Parse(args); err != nil {
-		return
-	}
-	scaled := func(d time.Duration) time.Duration { return time.Duration(float64(d) * *scale) }
-	s = Setup{Scale: *scale, Timeout: scaled(time.Second), MaxDelay: scaled(10 * time.Second), Duration: *duration,
-		Conns: *conns, Own: *own, CPUs: runtime.NumCPU(), GoVer: runtime.Version()}
-	if s.Duration == 0 {
-		s.Duration = scaled(20 * time.Second)
+	flags.BoolVar(&s.Own, "own", false, "measure your own steps (01-stock-service, 02-menu-v1, …) instead of the solutions")
+	flags.BoolVar(&s.JSON, "json", false, "print every figure as JSON instead of tables")
+	flags.StringVar(&s.HTML, "html", "", "also write a self-contained HTML report, its chart as SVG, to `file`")
+	if err := flags.Parse(args); err != nil {
+		return s, err
 	}
 	switch {
 	case flags.NArg() > 0:
-		return s, false, "", fmt.Errorf("unexpected argument %q (flags only; -h lists them)", flags.Arg(0))
-	case *scale <= 0 || *scale > 10:
-		return s, false, "", fmt.Errorf("-scale %v: want more than 0 and at most 10", *scale)
-	case *conns < 1:
-		return s, false, "", fmt.Errorf("-c %d: want at least 1 connection", *conns)
+		return s, fmt.Errorf("unexpected argument %q (flags only; -h lists them)", flags.Arg(0))
+	case s.Scale <= 0 || s.Scale > 10:
+		return s, fmt.Errorf("-scale %v: want more than 0 and at most 10", s.Scale)
+	case s.Conns < 1:
+		return s, fmt.Errorf("-c %d: want at least 1 connection", s.Conns)
 	case s.Duration < 0:
-		return s, false, "", fmt.Errorf("-duration %v: must be positive", s.Duration)
+		return s, fmt.Errorf("-duration %v: must be positive", s.Duration)
+	}
+	scaled := func(d time.Duration) time.Duration { return time.Duration(float64(d) * s.Scale) }
+	s.Timeout, s.MaxDelay = scaled(time.Second), scaled(10*time.Second)
+	if s.Duration == 0 {
+		s.Duration = scaled(20 * time.Second)
 	}
 	for name := range strings.SplitSeq(*list, ",") {
 		name = strings.TrimSpace(name)
 		if !slices.Contains(versionNames(), name) {
-			return s, false, "", fmt.Errorf("-versions: unknown version %q; want some of %s", name, strings.Join(versionNames(), ","))
+			return s, fmt.Errorf("-versions: unknown version %q; want some of %s", name, strings.Join(versionNames(), ","))
 		}
 		if !slices.Contains(s.Versions, name) {
 			s.Versions = append(s.Versions, name)
 		}
 	}
-	return s, jsonOut, htmlFile, nil
+	return s, nil
 }
 
 // Report is everything a run of the lab measured: what -json prints.
@@ -160,9 +150,13 @@ type Report struct {
 
 // lab builds the services, measures each version in turn and returns the
 // report.
-func lab(ctx context.Context, s Setup, p *progressWriter) (*Report, error) {
+func lab(ctx context.Context, s Setup, p *progress) (*Report, error) {
 	began := time.Now()
-	root, pkgs, err := services(s)
+	root, err := course.ModuleRoot(".") // the go.mod's folder that holds the working folder
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := servicePkgs(root, s)
 	if err != nil {
 		return nil, err
 	}
@@ -185,21 +179,14 @@ func lab(ctx context.Context, s Setup, p *progressWriter) (*Report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	bins, err := buildAll(ctx, root, pkgs, tmp, p)
+	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
+	built := time.Now()
+	bins, err := build(ctx, root, tmp, pkgs)
 	if err != nil {
 		return nil, err
 	}
+	p.done(fmt.Sprintf("built in %.1fs", time.Since(built).Seconds()))
 	return measureAll(ctx, s, bins, p, began)
-}
-
-// services returns the repository's root (the folder of the go.mod that
-// holds the working folder) and servicePkgs.
-func services(s Setup) (root string, pkgs []string, err error) {
-	if root, err = course.ModuleRoot("."); err != nil {
-		return "", nil, err
-	}
-	pkgs, err = servicePkgs(root, s)
-	return root, pkgs, err
 }
 
 // servicePkgs returns the stock service and the menus s measures, as folders
@@ -231,22 +218,9 @@ func servicePkgs(root string, s Setup) ([]string, error) {
 	return pkgs, nil
 }
 
-// buildAll builds the packages pkgs of root into dir and returns the
-// binaries by step folder; a test of the lab's signals swaps in a fake.
-var buildAll = func(ctx context.Context, root string, pkgs []string, dir string, p *progressWriter) (map[string]string, error) {
-	began := time.Now()
-	p.line(fmt.Sprintf("building %s …", strings.Join(pkgs, " ")))
-	bins, err := build(ctx, root, dir, pkgs)
-	if err != nil {
-		return nil, err
-	}
-	p.done(fmt.Sprintf("built in %.1fs", time.Since(began).Seconds()))
-	return bins, nil
-}
-
 // measureAll measures each version of s in turn with the binaries bins.
 // began is when the run began, for the report's timings.
-func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progressWriter, began time.Time) (*Report, error) {
+func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progress, began time.Time) (*Report, error) {
 	r := &Report{Setup: s, Build: time.Since(began).Seconds()}
 	for _, v := range versions {
 		if !slices.Contains(s.Versions, v.Name) {
@@ -272,16 +246,15 @@ func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progres
 	return r, nil
 }
 
-// progressWriter shows progress on a terminal as one line rewritten in
+// progress shows the lab's progress: on a terminal as one line rewritten in
 // place, elsewhere as a line per phase.
-type progressWriter struct {
-	mu       sync.Mutex
+type progress struct {
 	w        io.Writer
 	terminal bool
 }
 
-func newProgress(w io.Writer) *progressWriter {
-	p := &progressWriter{w: w}
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
 	if f, ok := w.(*os.File); ok {
 		fi, err := f.Stat()
 		p.terminal = err == nil && fi.Mode()&os.ModeCharDevice != 0
@@ -290,21 +263,19 @@ func newProgress(w io.Writer) *progressWriter {
 }
 
 // line shows s until the next line; off a terminal, it prints it.
-func (p *progressWriter) line(s string) { p.write(s, "") }
+func (p *progress) line(s string) { p.write(s, "") }
 
 // done prints s to stay.
-func (p *progressWriter) done(s string) { p.write(s, "\n") }
+func (p *progress) done(s string) { p.write(s, "\n") }
 
 // update shows s on a terminal only: figures that change as the load runs.
-func (p *progressWriter) update(s string) {
+func (p *progress) update(s string) {
 	if p.terminal {
 		p.write(s, "")
 	}
 }
 
-func (p *progressWriter) write(s, end string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (p *progress) write(s, end string) {
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s%s", s, end)
 	} else {

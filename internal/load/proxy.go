@@ -20,10 +20,10 @@ import (
 // request's context), so the stock service sees what it would have seen
 // without the proxy, a few microseconds later.
 type proxy struct {
-	origin time.Time // offsets are from here
-	ln     net.Listener
-	srv    *http.Server
-	tr     *http.Transport
+	start time.Time // offsets are from here
+	ln    net.Listener
+	srv   *http.Server
+	tr    *http.Transport
 
 	mu       sync.Mutex
 	calls    []call
@@ -39,7 +39,7 @@ var proxyIdleTimeout = 30 * time.Second
 // startProxy serves a proxy to the stock service at stockURL on a free
 // loopback port. With h2c it speaks HTTP/2 without TLS on both sides, as
 // menu v3 and the stock service do with -h2c.
-func startProxy(stockURL string, h2c bool, origin time.Time) (*proxy, error) {
+func startProxy(stockURL string, h2c bool) (*proxy, error) {
 	target, err := url.Parse(stockURL)
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func startProxy(stockURL string, h2c bool, origin time.Time) (*proxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &proxy{origin: origin, ln: ln}
+	p := &proxy{start: time.Now(), ln: ln}
 	p.tr = &http.Transport{MaxIdleConnsPerHost: 1000, MaxIdleConns: 1000}
 	if h2c {
 		p.tr.Protocols = new(http.Protocols)
@@ -58,10 +58,7 @@ func startProxy(stockURL string, h2c bool, origin time.Time) (*proxy, error) {
 	rp := &httputil.ReverseProxy{
 		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
 		Transport: p.tr,
-		ErrorLog:  log.New(io.Discard, "", 0), // "context canceled", once per cancelled call
-		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, _ error) {
-			w.WriteHeader(http.StatusBadGateway)
-		},
+		ErrorLog:  log.New(io.Discard, "", 0), // "context canceled", once per cancelled call; it answers 502
 	}
 	p.srv = &http.Server{
 		Handler: p.handler(rp),
@@ -93,7 +90,7 @@ func startProxy(stockURL string, h2c bool, origin time.Time) (*proxy, error) {
 // URL is the stock URL to give the menu.
 func (p *proxy) URL() string { return "http://" + p.ln.Addr().String() + "/stock" }
 
-func (p *proxy) since() time.Duration { return time.Since(p.origin) }
+func (p *proxy) since() time.Duration { return time.Since(p.start) }
 
 func (p *proxy) handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

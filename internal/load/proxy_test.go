@@ -46,7 +46,7 @@ func TestProxy(t *testing.T) {
 	t.Run("records each call, passes cancellation on and counts connections", func(t *testing.T) {
 		leakcheck.Check(t)
 		stockURL, arrived, gone := upstream(t)
-		px, err := startProxy(stockURL, false, time.Now())
+		px, err := startProxy(stockURL, false)
 		require.NoError(t, err, "startProxy")
 		t.Cleanup(px.close)
 		tr := &http.Transport{}
@@ -108,7 +108,7 @@ func TestProxy(t *testing.T) {
 		defer func(d time.Duration) { proxyIdleTimeout = d }(proxyIdleTimeout)
 		proxyIdleTimeout = 100 * time.Millisecond
 		stockURL, _, _ := upstream(t)
-		px, err := startProxy(stockURL, false, time.Now())
+		px, err := startProxy(stockURL, false)
 		require.NoError(t, err, "startProxy")
 		t.Cleanup(px.close)
 		conn, err := net.Dial("tcp", px.ln.Addr().String())

@@ -151,7 +151,7 @@ func inFlightChart(r *Report) *chart {
 	c := &chart{}
 	for _, v := range []series{{Name: "v2", Glyph: '░', Color: "#d9822b"}, {Name: "v3", Glyph: '█', Color: "#2b6cb0"}} {
 		res := r.result(v.Name)
-		if res == nil {
+		if res == nil || len(res.Samples) == 0 {
 			continue
 		}
 		for _, smp := range res.Samples {
@@ -179,10 +179,8 @@ func (c *chart) bounds() (tMax, vMax float64) {
 	return max(tMax, 1e-9), niceCeil(max(vMax, 1))
 }
 
+// niceCeil rounds v, which is positive, up as bounds says.
 func niceCeil(v float64) float64 {
-	if v <= 0 {
-		return 1
-	}
 	p := math.Pow(10, math.Floor(math.Log10(v)))
 	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8} {
 		if m*p >= v {
@@ -192,26 +190,24 @@ func niceCeil(v float64) float64 {
 	return 10 * p
 }
 
-// columns resamples s into n columns over [0, tMax]: each column holds the
-// largest value of the points that fall in it, or the last value before it
-// if none does (a gauge holds its value between readings), and 0 past the
-// last reading.
+// columns resamples s, which has points, into n columns over [0, tMax]:
+// each column holds the largest value of the points that fall in it, or the
+// last value before it if none does (a gauge holds its value between
+// readings), and 0 past the last reading.
 func (s series) columns(n int, tMax float64) []float64 {
 	cols := make([]float64, n)
 	filled := make([]bool, n)
 	for _, p := range s.Points {
-		if i := min(int(p[0]/tMax*float64(n)), n-1); i >= 0 && (!filled[i] || p[1] > cols[i]) {
+		if i := min(int(p[0]/tMax*float64(n)), n-1); !filled[i] || p[1] > cols[i] {
 			cols[i], filled[i] = p[1], true
 		}
 	}
-	last := 0.0
+	last, end := 0.0, s.Points[len(s.Points)-1][0]
 	for i := range cols {
 		switch {
 		case filled[i]:
 			last = cols[i]
-		case len(s.Points) > 0 && float64(i)/float64(n)*tMax > s.Points[len(s.Points)-1][0]:
-			cols[i] = 0
-		default:
+		case float64(i)/float64(n)*tMax <= end:
 			cols[i] = last
 		}
 	}

@@ -89,7 +89,7 @@ func TestWriteText(t *testing.T) {
 }
 
 func TestNiceCeil(t *testing.T) {
-	for v, want := range map[float64]float64{0: 1, 1: 1, 7: 8, 100: 100, 101: 120, 530: 600, 1806: 2000, 0.3: 0.3} {
+	for v, want := range map[float64]float64{1: 1, 7: 8, 100: 100, 101: 120, 530: 600, 1806: 2000, 0.3: 0.3} {
 		assert.InDelta(t, want, niceCeil(v), 1e-9, "niceCeil(%v)", v)
 	}
 }

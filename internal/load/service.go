@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -20,12 +19,10 @@ import (
 type service struct {
 	cancel context.CancelFunc
 	addr   string
-	exited chan struct{} // closed when the process has exited and its output is read
+	exited chan struct{} // closed when its output is read and the process has exited
 
 	goroutines atomic.Int64 // the probe's last report: peak goroutines over its interval
-
-	mu   sync.Mutex
-	tail []string // the last lines it wrote, for error messages
+	tail       []string     // the last lines it wrote, for error messages; read once exited is closed
 }
 
 var addrRE = regexp.MustCompile(`addr=(127\.0\.0\.1:\d+)`)
@@ -43,33 +40,25 @@ func startService(ctx context.Context, name, bin string, args ...string) (*servi
 		}
 		return cmd.Process.Signal(os.Interrupt)
 	}
-	cmd.WaitDelay = 3 * time.Second
-	cmd.Env = append(os.Environ(), probeEnv+"=50")
-	// One pipe for stdout and stderr, read here: no copying goroutine in
-	// between, which on a busy machine delays the lab's proxy.
-	out, w, err := os.Pipe()
+	cmd.WaitDelay = 3 * time.Second // exec kills it then, whether or not Wait runs yet
+	cmd.Env = append(os.Environ(), probeEnv+"=1")
+	// Stdout and stderr share one OS pipe, read here: no copying goroutine
+	// of exec's in between, which on a busy machine delays the lab's proxy.
+	out, err := cmd.StdoutPipe()
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	cmd.Stdout, cmd.Stderr = w, w
-	err = cmd.Start()
-	w.Close() // the service has its own copy: out ends when it exits
-	if err != nil {
-		out.Close()
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
 		cancel()
 		return nil, err
 	}
 	s := &service{cancel: cancel, exited: make(chan struct{})}
-	addr, read := make(chan string, 1), make(chan struct{})
+	addr := make(chan string, 1)
 	go func() {
 		s.read(out, addr)
-		out.Close()
-		close(read)
-	}()
-	go func() {
 		cmd.Wait() //nolint:errcheck // an interrupted service may exit 1: its tail says why
-		<-read
 		close(s.exited)
 	}()
 	select {
@@ -104,18 +93,12 @@ func (s *service) read(r io.Reader, addr chan<- string) {
 			addr <- m[1]
 			found = true
 		}
-		s.mu.Lock()
 		s.tail = append(s.tail[max(len(s.tail)-19, 0):], line)
-		s.mu.Unlock()
 	}
 	io.Copy(io.Discard, r) //nolint:errcheck // a line too long for the scanner: drain the rest
 }
 
-func (s *service) lastLines() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return "\t" + strings.Join(s.tail, "\n\t")
-}
+func (s *service) lastLines() string { return "\t" + strings.Join(s.tail, "\n\t") }
 
 // stop interrupts the service and waits until it has exited.
 func (s *service) stop() {

@@ -86,7 +86,7 @@ const (
 // labChild runs `go tool workshop load` as main does, with the test binary
 // for every service.
 func labChild() int {
-	buildAll = func(_ context.Context, _ string, _ []string, dir string, _ *progressWriter) (map[string]string, error) {
+	build = func(_ context.Context, _, dir string, _ []string) (map[string]string, error) {
 		os.Setenv(childEnv, "service") //nolint:errcheck // the services this process starts
 		exe, err := os.Executable()
 		bins := map[string]string{stockDir: exe}
