@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -72,22 +71,17 @@ var build = func(ctx context.Context, root, dir string, pkgs []string) (map[stri
 		}
 		bins[filepath.Base(abs)] = bin
 	}
-	js, err := json.Marshal(overlay)
-	if err != nil {
-		return nil, err
-	}
+	js, _ := json.Marshal(overlay) // strings only: it cannot fail
 	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), js, 0o644); err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	if out, err := cmd.CombinedOutput(); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out.String())
+		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
 	}
 	return bins, nil
 }

@@ -57,18 +57,11 @@ func drive(ctx context.Context, url string, conns int, d time.Duration, issued *
 	// Run needs Request even with RequestFunc: it reads its Host.
 	w.Request, _ = http.NewRequest(http.MethodGet, url, nil)
 	w.Init()
-	stopped := make(chan struct{})
-	go func() {
-		select {
-		case <-time.After(d):
-		case <-ctx.Done():
-		case <-stopped:
-			return
-		}
-		w.Stop() // each worker stops after its current request
-	}()
+	timer, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	stop := context.AfterFunc(timer, w.Stop) // each worker stops after its current request
 	w.Run()
-	close(stopped)
+	stop()
 	if err := ctx.Err(); err != nil {
 		return heyRun{}, err
 	}

@@ -43,12 +43,7 @@ func goals(r *Report) []Goal {
 	add := func(res *Result, atScale1 bool, g Goal) {
 		switch {
 		case len(res.Unfinished) > 0:
-			var names []string
-			for _, u := range res.Unfinished {
-				name, _, _ := strings.Cut(u, ":")
-				names = append(names, name)
-			}
-			g.NotJudged = "built from your unfinished " + strings.Join(names, " and ")
+			g.NotJudged = "built from your unfinished " + strings.Join(res.Unfinished, " and ")
 		case atScale1 && r.Setup.Scale != 1:
 			g.NotJudged = fmt.Sprintf("stated for -scale 1, this run -scale %g", r.Setup.Scale)
 		default:
@@ -85,10 +80,7 @@ func goals(r *Report) []Goal {
 func crossChecks(r *Report) []string {
 	var warns []string
 	for _, res := range r.Results {
-		var want []int
-		if i := slices.IndexFunc(versions, func(v version) bool { return v.Name == res.Version }); i >= 0 {
-			want = versions[i].Answers
-		}
+		want := versions[slices.IndexFunc(versions, func(v version) bool { return v.Name == res.Version })].Answers
 		odd, bad, n := map[int]int{}, 0, 0
 		for code, count := range res.Statuses {
 			n += count
@@ -96,7 +88,7 @@ func crossChecks(r *Report) []string {
 				odd[code], bad = count, bad+count
 			}
 		}
-		if bad > 0 && 100*bad > n {
+		if 100*bad > n {
 			warns = append(warns, fmt.Sprintf("%s: %d of %d answers were %s; a finished %s answers only %s — these figures are not %s's",
 				res.Version, bad, n, statusMix(odd), res.Version, strings.ReplaceAll(strings.Trim(fmt.Sprint(want), "[]"), " ", ", "), res.Version))
 		}

@@ -28,7 +28,7 @@ func ownReport() *Report {
 	r := fixedReport()
 	r.Setup.Own = true
 	r.Setup.Unfinished = map[string]string{"03-menu-v2": "0 of 9 tests pass — measuring your starter"}
-	r.Results[0].Unfinished = []string{"03-menu-v2: 0 of 9 tests pass — measuring your starter"}
+	r.Results[0].Unfinished = []string{"03-menu-v2"}
 	r.Goals = goals(r)
 	return r
 }

@@ -59,7 +59,8 @@ type Result struct {
 	Version string `json:"version"`
 	Title   string `json:"title"`
 	// Unfinished names the steps it was built from whose tests do not all
-	// pass (-own), and how far each is: its goals are not judged.
+	// pass (-own; Setup.Unfinished says how far each is): its goals are not
+	// judged.
 	Unfinished []string `json:"unfinished,omitempty"`
 
 	// What the load generator saw: the talk's table.
@@ -130,7 +131,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 		return nil, err
 	}
 	defer stock.stop()
-	px, err := startProxy("http://"+stock.addr+"/stock", v.H2C)
+	px, err := startProxy(stock.addr, v.H2C)
 	if err != nil {
 		return nil, err
 	}
@@ -186,8 +187,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 		if loading == nil {
 			// A stock service without working counters (an unfinished step
 			// with -own) is judged by the proxy alone.
-			_, _, pxInFlight := px.snapshot()
-			if drained = pxInFlight == 0 && (varsErr != nil || vars.Stock.InFlight == 0); drained || time.Now().After(deadline) {
+			if drained = px.inFlight.Load() == 0 && (varsErr != nil || vars.Stock.InFlight == 0); drained || time.Now().After(deadline) {
 				break
 			}
 		}
@@ -205,9 +205,7 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 		case <-tick.C:
 		}
 	}
-	calls, conns, _ := px.snapshot()
-
-	r := summarise(v, s, run, calls, conns)
+	r := summarise(v, s, run, px.finished(), int(px.conns.Load()))
 	r.StockStarted, r.StockCompleted = vars.Stock.Started, vars.Stock.Completed
 	r.StockAbandoned, r.StockLeftOver = vars.Stock.Abandoned, vars.Stock.InFlight
 	r.DrainTimedOut = !drained

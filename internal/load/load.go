@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
@@ -231,8 +233,8 @@ func measureAll(ctx context.Context, s Setup, bins map[string]string, p *progres
 			return nil, fmt.Errorf("%s: %w", v.Name, err)
 		}
 		for _, dir := range []string{stockDir, v.Dir} {
-			if why, ok := s.Unfinished[dir]; ok {
-				res.Unfinished = append(res.Unfinished, dir+": "+why)
+			if _, ok := s.Unfinished[dir]; ok {
+				res.Unfinished = append(res.Unfinished, dir)
 			}
 		}
 		p.done(fmt.Sprintf("%-13s %6d requests, %6.1f req/s, p99 %s; stock in flight peaked at %d",
@@ -254,12 +256,8 @@ type progress struct {
 }
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w}
-	if f, ok := w.(*os.File); ok {
-		fi, err := f.Stat()
-		p.terminal = err == nil && fi.Mode()&os.ModeCharDevice != 0
-	}
-	return p
+	f, ok := w.(*os.File)
+	return &progress{w: w, terminal: ok && term.IsTerminal(int(f.Fd()))}
 }
 
 // line shows s until the next line; off a terminal, it prints it.

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,10 +27,10 @@ type proxy struct {
 	srv   *http.Server
 	tr    *http.Transport
 
-	mu       sync.Mutex
-	calls    []call
-	conns    int
-	inFlight int
+	conns, inFlight atomic.Int64
+
+	mu    sync.Mutex
+	calls []call // finished
 }
 
 // proxyIdleTimeout is how long the proxy keeps a keep-alive connection that
@@ -36,15 +38,11 @@ type proxy struct {
 // test. During a run the menu's connections are never idle that long.
 var proxyIdleTimeout = 30 * time.Second
 
-// startProxy serves a proxy to the stock service at stockURL on a free
+// startProxy serves a proxy to the stock service at stockAddr on a free
 // loopback port. With h2c it speaks HTTP/2 without TLS on both sides, as
 // menu v3 and the stock service do with -h2c.
-func startProxy(stockURL string, h2c bool) (*proxy, error) {
-	target, err := url.Parse(stockURL)
-	if err != nil {
-		return nil, err
-	}
-	target.Path = "" // SetURL joins paths: the menu's request keeps its own
+func startProxy(stockAddr string, h2c bool) (*proxy, error) {
+	target := &url.URL{Scheme: "http", Host: stockAddr} // the menu's request keeps its path
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -62,19 +60,16 @@ func startProxy(stockURL string, h2c bool) (*proxy, error) {
 	}
 	p.srv = &http.Server{
 		Handler: p.handler(rp),
-		// ReadHeaderTimeout bounds a request's headers; between two requests
-		// of a keep-alive connection, until the next one's first bytes, only
-		// IdleTimeout counts (net/http). Without it a menu's idle connection,
-		// or any client that sends one request and then nothing, holds its
-		// descriptor and goroutine for as long as the proxy runs.
+		// ReadHeaderTimeout bounds a request's headers; only IdleTimeout
+		// closes a keep-alive connection that sends nothing more (net/http),
+		// which would otherwise hold its descriptor and goroutine for as long
+		// as the proxy runs.
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       proxyIdleTimeout,
 		ErrorLog:          log.New(io.Discard, "", 0),
 		ConnState: func(_ net.Conn, s http.ConnState) {
 			if s == http.StateNew {
-				p.mu.Lock()
-				p.conns++
-				p.mu.Unlock()
+				p.conns.Add(1)
 			}
 		},
 	}
@@ -95,9 +90,7 @@ func (p *proxy) since() time.Duration { return time.Since(p.start) }
 func (p *proxy) handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := call{Start: p.since()}
-		p.mu.Lock()
-		p.inFlight++
-		p.mu.Unlock()
+		p.inFlight.Add(1)
 		// r.Context() ends when the menu hangs up: it closed the connection
 		// (HTTP/1.1) or reset the stream (HTTP/2). It also ends once this
 		// handler returns, which is why the callback is stopped first.
@@ -126,9 +119,9 @@ func (p *proxy) handler(next http.Handler) http.Handler {
 			}
 			c.End = end
 			p.mu.Lock()
-			p.inFlight--
 			p.calls = append(p.calls, c)
 			p.mu.Unlock()
+			p.inFlight.Add(-1) // after the append: at 0, every call is in calls
 			if aborted != nil {
 				panic(aborted) // the server expects it: it closes the connection quietly
 			}
@@ -137,12 +130,11 @@ func (p *proxy) handler(next http.Handler) http.Handler {
 	})
 }
 
-// snapshot returns the calls finished so far, the connections opened and
-// the calls in flight.
-func (p *proxy) snapshot() (calls []call, conns, inFlight int) {
+// finished returns the calls finished so far.
+func (p *proxy) finished() []call {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]call(nil), p.calls...), p.conns, p.inFlight
+	return slices.Clone(p.calls)
 }
 
 // close stops the proxy at once: the menu using it is already stopped.

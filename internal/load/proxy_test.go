@@ -20,7 +20,7 @@ import (
 // GET /slow never answers, GET /half sends half a body and stalls; both of
 // the last two report on arrived when they have the request (and /half has
 // sent its half), and on gone when their caller has left.
-func upstream(t *testing.T) (url string, arrived, gone chan string) {
+func upstream(t *testing.T) (addr string, arrived, gone chan string) {
 	arrived, gone = make(chan string, 10), make(chan string, 10)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /stock", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{"stock":[]}`) })
@@ -39,14 +39,14 @@ func upstream(t *testing.T) (url string, arrived, gone chan string) {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return srv.URL + "/stock", arrived, gone
+	return srv.Listener.Addr().String(), arrived, gone
 }
 
 func TestProxy(t *testing.T) {
 	t.Run("records each call, passes cancellation on and counts connections", func(t *testing.T) {
 		leakcheck.Check(t)
-		stockURL, arrived, gone := upstream(t)
-		px, err := startProxy(stockURL, false)
+		stockAddr, arrived, gone := upstream(t)
+		px, err := startProxy(stockAddr, false)
 		require.NoError(t, err, "startProxy")
 		t.Cleanup(px.close)
 		tr := &http.Transport{}
@@ -88,10 +88,10 @@ func TestProxy(t *testing.T) {
 		}
 
 		deadline := time.Now().Add(5 * time.Second)
-		calls, conns, inFlight := px.snapshot()
+		calls, inFlight := px.finished(), px.inFlight.Load()
 		for (len(calls) < 3 || inFlight > 0) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
-			calls, conns, inFlight = px.snapshot()
+			calls, inFlight = px.finished(), px.inFlight.Load()
 		}
 		require.Len(t, calls, 3, "calls the proxy recorded: one answered, two cancelled (one halfway through its body)")
 		assert.Zero(t, inFlight, "calls still in flight at the proxy after all three ended")
@@ -101,14 +101,14 @@ func TestProxy(t *testing.T) {
 			assert.GreaterOrEqual(t, c.End, c.Left, "a cancelled call ends after its caller left")
 			assert.Less(t, c.End-c.Left, time.Second, "a cancelled call ends at once after its caller left")
 		}
-		assert.Equal(t, 2, conns, "connections the proxy accepted: the answered call's, reused by the first cancelled call, then a new one, since a cancel over HTTP/1.1 closes its connection")
+		assert.Equal(t, int64(2), px.conns.Load(), "connections the proxy accepted: the answered call's, reused by the first cancelled call, then a new one, since a cancel over HTTP/1.1 closes its connection")
 	})
 	t.Run("closes a keep-alive connection that sends nothing more", func(t *testing.T) {
 		leakcheck.Check(t)
 		defer func(d time.Duration) { proxyIdleTimeout = d }(proxyIdleTimeout)
 		proxyIdleTimeout = 100 * time.Millisecond
-		stockURL, _, _ := upstream(t)
-		px, err := startProxy(stockURL, false)
+		stockAddr, _, _ := upstream(t)
+		px, err := startProxy(stockAddr, false)
 		require.NoError(t, err, "startProxy")
 		t.Cleanup(px.close)
 		conn, err := net.Dial("tcp", px.ln.Addr().String())

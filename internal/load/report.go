@@ -74,8 +74,8 @@ func latencyRow(label string, l Latency, rps float64, ok, notOK string) string {
 
 func writeResult(w io.Writer, s Setup, r *Result) {
 	fmt.Fprintf(w, "%s — %s\n", r.Version, r.Title)
-	for _, u := range r.Unfinished {
-		fmt.Fprintf(w, "  %s\n", u)
+	for _, dir := range r.Unfinished {
+		fmt.Fprintf(w, "  %s: %s\n", dir, s.Unfinished[dir])
 	}
 	fmt.Fprintf(w, "  %-16s %8s %8s %8s %8s %8s %8s %8s %8s %7s %8s\n", "latency", "2.5%", "50%", "97.5%", "99%", "avg", "stdev", "max", "req/s", "2xx", "non-2xx")
 	fmt.Fprint(w, latencyRow(fmt.Sprintf("this run (%.0fs)", r.Elapsed), r.Latency, r.ReqPerSec, fmt.Sprint(r.OK), fmt.Sprint(r.NotOK)))

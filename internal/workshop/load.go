@@ -16,13 +16,12 @@ import (
 var labCommand = []string{"go", "tool", "lab"}
 
 // load runs `go tool lab args…` with the runner's standard streams and
-// returns its exit code: the lab's own (0 done, 1 a failure, 2 a usage
-// error, 128+N stopped by signal N), 128+N if a signal ended it, 1 if it
-// could not start. Ctrl-C, SIGTERM and SIGHUP are passed on to it, and the
-// runner waits: the lab stops on them, and cleans up first. (Ctrl-C in a
-// terminal reaches it directly too; a second SIGINT changes nothing. On
-// Windows os.Process.Signal cannot send them, and the console sends Ctrl-C
-// to every process in it.)
+// returns the lab's exit code, 128+N if signal N ended it, 1 if it could not
+// start. Ctrl-C, SIGTERM and SIGHUP are passed on to it, and the runner
+// waits: the lab stops on them, and cleans up first. (Ctrl-C in a terminal
+// reaches it directly too; a second SIGINT changes nothing. On Windows
+// os.Process.Signal cannot send them, and the console sends Ctrl-C to every
+// process in it.)
 func load(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := exec.Command(labCommand[0], append(labCommand[1:], args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr

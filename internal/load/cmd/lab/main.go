@@ -1,7 +1,5 @@
-// Command lab is the load-test lab, a tool of this module of its own:
-// `go tool workshop load [flags]` runs it as `go tool lab [flags]`, so the
-// runner never links hey's requester, x/net/http2 or crypto/tls. Its flags
-// and exit codes are load.Main's.
+// Command lab is the load-test lab, `go tool lab`, which `go tool workshop
+// load` runs: see load.Main and internal/load/README.md.
 package main
 
 import (
