@@ -35,9 +35,7 @@ func (r *Report) result(name string) *Result {
 
 // goals checks the run against the workshop's targets, for the versions it
 // measured. The latency and h2c goals are stated for -scale 1: below it the
-// fixed costs of a request weigh more against a shorter timeout, so at any
-// other scale they are measured but not judged. A version built from an
-// unfinished step (-own) has none of its goals judged.
+// fixed costs of a request weigh more against a shorter timeout.
 func goals(r *Report) []Goal {
 	var gs []Goal
 	add := func(res *Result, atScale1 bool, g Goal) {
@@ -72,11 +70,8 @@ func goals(r *Report) []Goal {
 }
 
 // crossChecks returns a warning for each figure of the run that does not
-// hold together, so that no table is read as the version it names when it
-// is not: answers a finished menu of that version never gives (more than
-// 1 % of them), and, for a menu that never hangs up on the stock service,
-// calls outliving its deadline that do not match its 504s (the reading of
-// "callers who had left" rests on that match).
+// hold together (README.md, "It never flatters"), so that no table is read
+// as the version it names when it is not.
 func crossChecks(r *Report) []string {
 	var warns []string
 	for _, res := range r.Results {

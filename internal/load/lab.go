@@ -76,46 +76,41 @@ type Result struct {
 	Talk      *TalkFigures `json:"talk,omitempty"`
 
 	// What happened behind the menu.
-	StockStarted   int64    `json:"stock_started"`
-	StockCompleted int64    `json:"stock_completed"`
-	StockAbandoned int64    `json:"stock_abandoned"`
-	StockLeftOver  int64    `json:"stock_in_flight_at_end"` // still running when the lab stopped waiting
-	DrainTimedOut  bool     `json:"drain_timed_out,omitempty"`
-	Notes          []string `json:"notes,omitempty"` // what could not be measured, and why
-	Calls          int      `json:"upstream_calls"`
-	Waste          Waste    `json:"waste"`
-	PeakInFlight   int64    `json:"peak_stock_in_flight"`
-	Conns          int      `json:"upstream_connections"`
-	ConnsPer1000C  float64  `json:"upstream_connections_per_1000_cancelled_calls"`
-	PeakGoroutines int      `json:"peak_menu_goroutines"`
-	LoadEnd        float64  `json:"load_end_s"` // when the load generator stopped, on the Samples' clock
+	Stock          stockCounters `json:"stock"`
+	DrainTimedOut  bool          `json:"drain_timed_out,omitempty"`
+	Notes          []string      `json:"notes,omitempty"` // what could not be measured, and why
+	Calls          int           `json:"upstream_calls"`
+	Waste          Waste         `json:"waste"`
+	PeakInFlight   int64         `json:"peak_stock_in_flight"`
+	Conns          int           `json:"upstream_connections"`
+	ConnsPer1000C  float64       `json:"upstream_connections_per_1000_cancelled_calls"`
+	PeakGoroutines int           `json:"peak_menu_goroutines"`
+	LoadEnd        float64       `json:"load_end_s"` // when the load generator stopped, on the Samples' clock
 
 	Samples []Sample `json:"samples"`
 }
 
-// stockVars is the part of the stock service's GET /debug/vars the lab reads.
-type stockVars struct {
-	Stock struct {
-		Started, Completed, Abandoned int64
-		InFlight                      int64 `json:"in_flight"`
-	} `json:"stock"`
+// stockCounters are the stock service's own, from its GET /debug/vars.
+type stockCounters struct {
+	Started   int64 `json:"started"`
+	Completed int64 `json:"completed"`
+	Abandoned int64 `json:"abandoned"`
+	InFlight  int64 `json:"in_flight"` // in a Result: still running when the lab stopped waiting
 }
 
-func readStockVars(ctx context.Context, client *http.Client, addr string) (stockVars, error) {
-	var v stockVars
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/vars", nil)
-	if err != nil {
-		return v, err
-	}
+func readStockCounters(ctx context.Context, client *http.Client, addr string) (stockCounters, error) {
+	var v struct{ Stock stockCounters }
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/vars", nil) // addr is 127.0.0.1:PORT
 	resp, err := client.Do(req)
 	if err != nil {
-		return v, err
+		return v.Stock, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return v, fmt.Errorf("GET /debug/vars from the stock service: %s", resp.Status)
+		return v.Stock, fmt.Errorf("GET /debug/vars from the stock service: %s", resp.Status)
 	}
-	return v, json.NewDecoder(resp.Body).Decode(&v)
+	err = json.NewDecoder(resp.Body).Decode(&v)
+	return v.Stock, err
 }
 
 // measure runs one version: a stock service, the lab's proxy, the menu, the
@@ -165,8 +160,8 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 		deadline time.Time // of the wait for the stock service, once the load ended
 		drained  bool
 		samples  []Sample
-		vars     stockVars
-		varsErr  error
+		counters stockCounters
+		readErr  error
 	)
 	loaded := make(chan struct{})
 	go func() {
@@ -178,16 +173,16 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
-		if vars, varsErr = readStockVars(ctx, client, stock.addr); varsErr == nil {
-			samples = append(samples, Sample{T: time.Since(start).Seconds(), InFlight: vars.Stock.InFlight,
+		if counters, readErr = readStockCounters(ctx, client, stock.addr); readErr == nil {
+			samples = append(samples, Sample{T: time.Since(start).Seconds(), InFlight: counters.InFlight,
 				Goroutines: int(menu.goroutines.Load())})
 			p.update(fmt.Sprintf("%-13s %s %5.1fs  %6d requests sent  stock in flight %4d",
-				v.Name, phase, time.Since(start).Seconds(), issued.Load(), vars.Stock.InFlight))
+				v.Name, phase, time.Since(start).Seconds(), issued.Load(), counters.InFlight))
 		}
 		if loading == nil {
 			// A stock service without working counters (an unfinished step
 			// with -own) is judged by the proxy alone.
-			if drained = px.inFlight.Load() == 0 && (varsErr != nil || vars.Stock.InFlight == 0); drained || time.Now().After(deadline) {
+			if drained = px.inFlight.Load() == 0 && (readErr != nil || counters.InFlight == 0); drained || time.Now().After(deadline) {
 				break
 			}
 		}
@@ -206,11 +201,9 @@ func measure(ctx context.Context, s Setup, v version, bins map[string]string, p 
 		}
 	}
 	r := summarise(v, s, run, px.finished(), int(px.conns.Load()))
-	r.StockStarted, r.StockCompleted = vars.Stock.Started, vars.Stock.Completed
-	r.StockAbandoned, r.StockLeftOver = vars.Stock.Abandoned, vars.Stock.InFlight
-	r.DrainTimedOut = !drained
-	if varsErr != nil {
-		r.Notes = append(r.Notes, fmt.Sprintf("the stock service's counters could not be read: %v", varsErr))
+	r.Stock, r.DrainTimedOut = counters, !drained
+	if readErr != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("the stock service's counters could not be read: %v", readErr))
 	}
 	r.LoadEnd, r.Samples = loadEnd.Seconds(), samples
 	for _, smp := range samples {

@@ -50,12 +50,12 @@ func TestLab(t *testing.T) {
 
 	t.Run("v2 keeps the stock service working for callers who left; v3 does not", func(t *testing.T) {
 		assert.Greater(t, v2.Waste.Share, 0.5, "v2: share of the stock service's work done after the menu's deadline")
-		assert.Zero(t, v2.StockAbandoned, "v2: stock requests abandoned; v2 never cancels")
+		assert.Zero(t, v2.Stock.Abandoned, "v2: stock requests abandoned; v2 never cancels")
 		// Not an absolute figure: at this scale a 100ms timeout is short
 		// beside a loaded machine's lag in noticing a hang-up (0.11-0.15
 		// seen at load 23-41, against ~0.02 at -scale 0.25 on the same box).
 		assert.Less(t, v3.Waste.Share, v2.Waste.Share/3, "v3: share of the stock service's work done after the menu hung up, against v2's %.2f", v2.Waste.Share)
-		assert.Greater(t, v3.StockAbandoned, v3.StockCompleted, "v3: stock requests abandoned against completed")
+		assert.Greater(t, v3.Stock.Abandoned, v3.Stock.Completed, "v3: stock requests abandoned against completed")
 		assert.Greater(t, v2.PeakInFlight, v3.PeakInFlight, "peak stock in flight, v2 against v3 (v3 holds at most one per connection)")
 		// One per connection, and a few cancelled calls the stock service
 		// has not noticed yet: a busy machine may lag.
@@ -68,7 +68,7 @@ func TestLab(t *testing.T) {
 		// connection per call in flight at once: 20 here.
 		assert.LessOrEqual(t, h2.Conns, 20, "v3 over h2c: connections opened, for %d cancelled calls", h2.Waste.Cancelled)
 		assert.Less(t, 5*h2.Conns, v3.Conns, "connections opened, v3 over h2c (%d) against v3 over HTTP/1.1 (%d)", h2.Conns, v3.Conns)
-		assert.Greater(t, h2.StockAbandoned, h2.StockCompleted, "v3 over h2c: a RST_STREAM cancels the stock request too")
+		assert.Greater(t, h2.Stock.Abandoned, h2.Stock.Completed, "v3 over h2c: a RST_STREAM cancels the stock request too")
 	})
 }
 

@@ -23,9 +23,7 @@ import (
 )
 
 // Main runs the lab with its command-line arguments and returns the
-// process's exit code: 0 done, 1 a failure or a figure that does not hold
-// together (crossChecks: printed as a warning), 2 a usage error, 128+N
-// stopped by signal N (Ctrl-C, SIGTERM or SIGHUP: onStopSignal).
+// process's exit code, as README.md lists them.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {

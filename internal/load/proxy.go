@@ -107,14 +107,10 @@ func (p *proxy) handler(next http.Handler) http.Handler {
 			if !stop() {
 				<-left // the callback ran, or is running: wait for its write
 			}
-			switch {
-			case c.Left == 0 && aborted != nil:
-				// Writing to the menu failed before the server noticed it
-				// had hung up: it had left by now.
-				c.Left = end
-			case c.Left > end:
-				// The callback runs on a goroutine of its own, which may
-				// start late: the menu had left by the end.
+			// The menu had left by the end if writing to it failed before the
+			// server noticed it hung up, or if the callback, which runs on a
+			// goroutine of its own, started late.
+			if c.Left == 0 && aborted != nil || c.Left > end {
 				c.Left = end
 			}
 			c.End = end

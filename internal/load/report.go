@@ -107,7 +107,7 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 		fmt.Fprintf(w, "    %-36s %s\n", k, fmt.Sprintf(format, args...))
 	}
 	row("stock requests", "%d started: %d completed, %d abandoned, %d still running when the lab stopped waiting",
-		r.StockStarted, r.StockCompleted, r.StockAbandoned, r.StockLeftOver)
+		r.Stock.Started, r.Stock.Completed, r.Stock.Abandoned, r.Stock.InFlight)
 	if r.DrainTimedOut {
 		row("", "(the lab stopped waiting for the stock service after %v)", s.MaxDelay+time.Second)
 	}
