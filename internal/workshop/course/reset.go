@@ -52,9 +52,6 @@ type Reset struct {
 
 const keptFile = "kept.json"
 
-// Empty reports whether the step is already its starter.
-func (p *Reset) Empty() bool { return len(p.Restore) == 0 && len(p.Delete) == 0 }
-
 func git(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
@@ -74,9 +71,6 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 // hold as it is (JSON holds UTF-8 text only) and one outside the step's
 // folder (the folder itself, when git does not track it).
 func PlanReset(ctx context.Context, root string, step Step, ref string) (*Reset, error) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil, errors.New("reset restores the starter with git, and git is not on the PATH")
-	}
 	repo, rel, err := stepPath(ctx, root, step)
 	if err != nil {
 		return nil, err
@@ -87,17 +81,10 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*Reset,
 				strings.Join(UpstreamRefs, ", "), rel)
 		}
 	}
-	if !isCommit(ctx, repo, ref) {
-		return nil, fmt.Errorf("%q is not a commit of this clone", ref)
+	if tree, err := git(ctx, repo, "ls-tree", ref+"^{commit}", "--", rel+"/"); err != nil || tree == "" {
+		return nil, fmt.Errorf("%q is not a commit of this clone with a folder %s to restore it from", ref, rel)
 	}
 	p := &Reset{Step: step.Name, Ref: ref, Path: rel, repo: repo}
-	tree, err := git(ctx, repo, "ls-tree", ref, "--", rel+"/")
-	if err != nil {
-		return nil, err
-	}
-	if tree == "" {
-		return nil, fmt.Errorf("%s has no folder %s: nothing to restore it from", ref, rel)
-	}
 	// -z: each name exactly as it is, NUL-terminated. Without it git quotes
 	// a name that is not plain ASCII or holds a quote ("caf\303\251.go").
 	changed, err := git(ctx, repo, "diff", "-z", "--name-status", "--no-renames", ref, "--", rel+"/")
@@ -150,13 +137,7 @@ func isCommit(ctx context.Context, dir, ref string) bool {
 // names splits git's -z output into names, kept exactly: a name may end in
 // a space.
 func names(s string) []string {
-	var out []string
-	for n := range strings.SplitSeq(s, "\x00") {
-		if n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
+	return slices.DeleteFunc(strings.Split(s, "\x00"), func(n string) bool { return n == "" })
 }
 
 // inStep reports whether name is a clean path inside the step's folder rel.
@@ -175,7 +156,7 @@ func stepPath(ctx context.Context, root string, step Step) (repo, rel string, er
 	}
 	out, err := git(ctx, dir, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
-		return "", "", fmt.Errorf("%s is not in a git clone of the workshop (%v): reset needs git's copy of the starter", root, err)
+		return "", "", fmt.Errorf("reset takes the starter from git, in a clone of the workshop: %v", err)
 	}
 	repo, prefix, _ := strings.Cut(strings.TrimSuffix(out, "\n"), "\n")
 	if prefix == "" {
