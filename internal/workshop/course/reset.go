@@ -1,14 +1,10 @@
 package course
 
 // Resetting a step to its starter, with git, and undoing it. The starter is
-// the step folder as the workshop's repository has it — the remote-tracking
-// branch of the remote named upstream, else of origin — not the learner's
-// last commit: a learner who committed their own work still gets the starter
-// back. A clone without such a remote must name the commit to restore from.
-//
-// What reset replaces or deletes is kept first, in the runner's state folder
-// (StateDir), so that `reset -undo STEP` can bring it back: one folder per
-// reset, under reset/<step>/, named by its time.
+// the step folder as the workshop's own branch has it (UpstreamRefs), not as
+// the learner's last commit has it, which may hold their work. What reset
+// replaces or deletes is kept first, in the runner's state folder (StateDir),
+// one folder per reset under reset/<step>/, for `reset -undo STEP`.
 
 import (
 	"context"
@@ -118,8 +114,6 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*Reset,
 	return p, nil
 }
 
-// upstreamRef returns the first of UpstreamRefs that is a commit of the
-// clone at dir, or "".
 func upstreamRef(ctx context.Context, dir string) string {
 	for _, r := range UpstreamRefs {
 		if isCommit(ctx, dir, r) {
@@ -224,11 +218,8 @@ func (p *Reset) keep(stateDir string, hints map[string]int) error {
 }
 
 // LastKept returns what the newest reset of step kept, or nil if no reset
-// of it is kept. It trusts nothing it reads back: the step's folder comes
-// from the step list and git (root is the module's folder), and a kept.json
-// that does not parse, is another step's, names a file outside the step's
-// folder or under a link, or one whose kept copy is missing or changed, is
-// refused whole.
+// of it is kept. It trusts nothing it reads back: a kept.json that fails one
+// of checkKept's checks is refused whole.
 func LastKept(ctx context.Context, stateDir, root string, step Step) (*Reset, error) {
 	base := filepath.Join(stateDir, "reset", step.Name)
 	entries, err := os.ReadDir(base)
