@@ -29,6 +29,9 @@ func TestResetUndo(t *testing.T) {
 		if err := os.Symlink("double.go", filepath.Join(learner, "02-unsolved/link.go")); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(filepath.Join(learner, "02-unsolved/notes/run.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	before := tree(t, filepath.Join(learner, "02-unsolved"))
 
@@ -61,6 +64,13 @@ func TestResetUndo(t *testing.T) {
 	for name, want := range before {
 		if after[name] != want {
 			t.Errorf("after reset -undo, %s = %q, want %q (as before the reset)", name, after[name], want)
+		}
+	}
+	if runtime.GOOS != "windows" {
+		if info, err := os.Stat(filepath.Join(learner, "02-unsolved/notes/run.sh")); err != nil {
+			t.Errorf("notes/run.sh after reset -undo: %v, want it back", err)
+		} else if info.Mode().Perm() != 0o755 {
+			t.Errorf("notes/run.sh after reset -undo has mode %v, want -rwxr-xr-x back", info.Mode())
 		}
 	}
 	if got := shownHints(t, a); got["02-unsolved/1"] != 2 {

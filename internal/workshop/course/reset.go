@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -305,49 +304,42 @@ func copyTree(src, dst string) (string, error) {
 		}
 	}
 	err := filepath.WalkDir(src, func(from string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+		var info fs.FileInfo
+		if err == nil {
+			info, err = d.Info()
 		}
-		info, err := d.Info()
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, from)
-		to := filepath.Join(dst, rel)
 		fmt.Fprintf(h, "%q %v\n", filepath.ToSlash(rel), info.Mode())
+		var target string
+		var data []byte
 		switch {
-		case d.IsDir():
-			if dst == "" {
-				return nil
-			}
-			return os.Mkdir(to, info.Mode().Perm()|0o700)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(from)
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err = os.Readlink(from)
 			fmt.Fprintf(h, "%q\n", target)
-			if err == nil && dst != "" {
-				err = os.Symlink(target, to)
-			}
+		case info.Mode().IsRegular():
+			data, err = os.ReadFile(from)
+			fmt.Fprintf(h, "%s\n%d\n", data, len(data))
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case err != nil || dst == "":
 			return err
+		case info.IsDir():
+			return os.Mkdir(to, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			return os.Symlink(target, to)
 		case !info.Mode().IsRegular():
 			return nil // a socket or a pipe: nothing a learner's work is in
 		}
-		in, err := os.Open(from)
-		if err != nil {
-			return err
+		f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm())
+		if err == nil {
+			_, err = f.Write(data)
+			err = errors.Join(err, f.Close())
 		}
-		defer in.Close()
-		if dst == "" {
-			n, err := io.Copy(h, in)
-			fmt.Fprintf(h, "\n%d\n", n)
-			return err
-		}
-		out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm())
-		if err != nil {
-			return err
-		}
-		n, err := io.Copy(io.MultiWriter(h, out), in)
-		fmt.Fprintf(h, "\n%d\n", n)
-		return errors.Join(err, out.Close())
+		return err
 	})
 	return hex.EncodeToString(h.Sum(nil)), err
 }
