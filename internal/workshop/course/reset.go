@@ -115,16 +115,11 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*Reset,
 
 func upstreamRef(ctx context.Context, dir string) string {
 	for _, r := range UpstreamRefs {
-		if isCommit(ctx, dir, r) {
+		if _, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", r+"^{commit}"); err == nil {
 			return r
 		}
 	}
 	return ""
-}
-
-func isCommit(ctx context.Context, dir, ref string) bool {
-	_, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
-	return err == nil
 }
 
 // names splits git's -z output into names, kept exactly: a name may end in
