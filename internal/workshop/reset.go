@@ -50,9 +50,24 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	if code, ok := a.confirm(yes, "reset", pos[0]); !ok {
 		return code
 	}
-	if err := plan.Apply(ctx, a.stateDir, a.takeHints(step.Name)); err != nil {
+	// The hints shown for the step start again from the first once it is
+	// reset; reset keeps them for -undo. A hints file it cannot read holds none.
+	hints, _ := course.LoadHintState(a.stateDir)
+	taken := map[string]int{}
+	for k, n := range hints.Shown {
+		if strings.HasPrefix(k, step.Name+"/") {
+			taken[k] = n
+			delete(hints.Shown, k)
+		}
+	}
+	if err := plan.Apply(ctx, a.stateDir, taken); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
 		return exitRed
+	}
+	if len(taken) > 0 {
+		if err := hints.Save(); err != nil {
+			fmt.Fprintf(a.stderr, "workshop: the hints shown for %s are still remembered: %v\n", step.Name, err)
+		}
 	}
 	fmt.Fprintf(w, "%s is its starter again, its hints start again from the first. Next: go tool workshop\n", step.Name)
 	return exitOK
@@ -77,27 +92,6 @@ func (a *app) confirm(yes bool, cmd, arg string) (code int, ok bool) {
 		return exitOK, false
 	}
 	return exitOK, true
-}
-
-// takeHints forgets the hints shown for a step's tasks, and returns them.
-func (a *app) takeHints(step string) map[string]int {
-	state, err := course.LoadHintState(a.stateDir)
-	if err != nil {
-		return nil
-	}
-	taken := map[string]int{}
-	for k, n := range state.Shown {
-		if strings.HasPrefix(k, step+"/") {
-			taken[k] = n
-			delete(state.Shown, k)
-		}
-	}
-	if len(taken) > 0 {
-		if err := state.Save(); err != nil {
-			fmt.Fprintf(a.stderr, "workshop: the hints shown for %s are still remembered: %v\n", step, err)
-		}
-	}
-	return taken
 }
 
 // undoReset brings back what the step's last reset replaced or deleted.

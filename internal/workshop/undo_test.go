@@ -217,6 +217,31 @@ func TestResetRefusesNamesItCannotKeep(t *testing.T) {
 	}
 }
 
+// TestResetCannotKeep: a reset that cannot keep what it would replace (here
+// a file stands where its folder for kept copies goes) changes nothing: not
+// the step's files, not the hints shown.
+func TestResetCannotKeep(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t)
+	a, _, stderr := testApp(t, learner, "")
+	write(t, a.stateDir, "hints.json", `{"02-unsolved/1": 2}`)
+	write(t, a.stateDir, "reset", "in the way\n")
+	before := tree(t, filepath.Join(learner, "02-unsolved"))
+
+	if code := a.reset(ctx(t), []string{"-y", "02"}); code != exitRed {
+		t.Errorf("reset -y 02 with nowhere to keep the files = %d, want %d", code, exitRed)
+	}
+	if !strings.Contains(stderr.String(), "nothing changed") {
+		t.Errorf("reset's error = %q, want it to say nothing changed", stderr)
+	}
+	if got := tree(t, filepath.Join(learner, "02-unsolved")); !maps.Equal(got, before) {
+		t.Errorf("02-unsolved after the failed reset holds %v, want %v, untouched", got, before)
+	}
+	if got := shownHints(t, a); got["02-unsolved/1"] != 2 {
+		t.Errorf("hints shown for 02 task 1 after the failed reset = %d, want 2 still", got["02-unsolved/1"])
+	}
+}
+
 // TestUndoTrustsNothingItReadsBack: a kept.json that names a file outside
 // the step, a step path that is not the step's, or a kept copy that is gone
 // or changed, is refused whole: nothing deleted, non-zero exit.
