@@ -18,15 +18,8 @@ import (
 // the clone (upstream, else origin), after asking.
 func (a *app) reset(ctx context.Context, args []string) int {
 	flags, pos, err := splitFlags(args, []string{"y", "yes", "undo"}, []string{"from"})
-	switch {
-	case err != nil:
-		return a.usageError("%v — go tool workshop reset [-y] [-from REF] STEP, or reset -undo [-y] STEP", err)
-	case len(pos) == 0:
-		return a.usageError("usage: go tool workshop reset [-y] [-from REF] STEP (a step must be named), or reset -undo [-y] STEP to bring back what its last reset replaced")
-	case len(pos) > 1:
-		return a.usageError("reset takes one step at a time: go tool workshop reset [-y] [-from REF] STEP")
-	case flags["undo"] != "" && flags["from"] != "":
-		return a.usageError("reset -undo brings back what the last reset kept: it takes no -from")
+	if err != nil || len(pos) != 1 || flags["undo"] != "" && flags["from"] != "" {
+		return a.usageError("usage: go tool workshop reset [-y] [-from REF] STEP, or reset -undo [-y] STEP to bring back what its last reset replaced (one step at a time)")
 	}
 	step, err := a.stepArg(ctx, pos[0])
 	if err != nil {
@@ -38,15 +31,11 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	}
 	plan, err := course.PlanReset(ctx, a.root, step, flags["from"])
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
-		return exitRed
-	}
-	w := a.stdout
-	if err := plan.Keepable(); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
 		return exitRed
 	}
-	if plan.Empty() {
+	w := a.stdout
+	if len(plan.Restore)+len(plan.Delete) == 0 {
 		fmt.Fprintf(w, "%s is already its starter (as %s has it): nothing to do.\n", step.Name, plan.Ref)
 		return exitOK
 	}
@@ -58,17 +47,27 @@ func (a *app) reset(ctx context.Context, args []string) int {
 		fmt.Fprintf(w, "  delete   %s\n", shownName(f))
 	}
 	fmt.Fprintf(w, "They are kept first: go tool workshop reset -undo %s brings them back.\n", pos[0])
-	if code, ok := a.confirm(yes, "reset "+step.Name, "go tool workshop reset -y "+pos[0]); !ok {
+	if code, ok := a.confirm(yes, "reset", pos[0]); !ok {
 		return code
 	}
-	hints := a.takeHints(step.Name)
-	if _, err := plan.Keep(a.stateDir, hints); err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
-		return exitRed
+	// The hints shown for the step start again from the first once it is
+	// reset; reset keeps them for -undo. A hints file it cannot read holds none.
+	hints, _ := course.LoadHintState(a.stateDir)
+	taken := map[string]int{}
+	for k, n := range hints.Shown {
+		if strings.HasPrefix(k, step.Name+"/") {
+			taken[k] = n
+			delete(hints.Shown, k)
+		}
 	}
-	if err := plan.Apply(ctx); err != nil {
+	if err := plan.Apply(ctx, a.stateDir, taken); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
 		return exitRed
+	}
+	if len(taken) > 0 {
+		if err := hints.Save(); err != nil {
+			fmt.Fprintf(a.stderr, "workshop: the hints shown for %s are still remembered: %v\n", step.Name, err)
+		}
 	}
 	fmt.Fprintf(w, "%s is its starter again, its hints start again from the first. Next: go tool workshop\n", step.Name)
 	return exitOK
@@ -78,7 +77,7 @@ func (a *app) reset(ctx context.Context, args []string) int {
 // the exit code: a declined question is no failure (the learner kept their
 // work), no answer at all (stdin closed, as in a script that forgot -y) is a
 // usage error.
-func (a *app) confirm(yes bool, what, withY string) (code int, ok bool) {
+func (a *app) confirm(yes bool, cmd, arg string) (code int, ok bool) {
 	if yes {
 		return exitOK, true
 	}
@@ -86,7 +85,7 @@ func (a *app) confirm(yes bool, what, withY string) (code int, ok bool) {
 	answer, err := bufio.NewReader(a.stdin).ReadString('\n')
 	if err != nil && answer == "" {
 		fmt.Fprintln(a.stdout, "\nNothing changed.")
-		return a.usageError("%s had no answer to its question: to go ahead without asking, %s", what, withY), false
+		return a.usageError("%s %s had no answer to its question: to go ahead without asking, go tool workshop %s -y %s", cmd, arg, cmd, arg), false
 	}
 	if ans := strings.ToLower(strings.TrimSpace(answer)); ans != "y" && ans != "yes" {
 		fmt.Fprintln(a.stdout, "Nothing changed.")
@@ -95,36 +94,14 @@ func (a *app) confirm(yes bool, what, withY string) (code int, ok bool) {
 	return exitOK, true
 }
 
-// takeHints forgets the hints shown for a step's tasks, and returns them.
-func (a *app) takeHints(step string) map[string]int {
-	state, err := course.LoadHintState(a.stateDir)
-	if err != nil || state.File == "" {
-		return nil
-	}
-	taken := map[string]int{}
-	for k, n := range state.Shown {
-		if strings.HasPrefix(k, step+"/") {
-			taken[k] = n
-			delete(state.Shown, k)
-		}
-	}
-	if len(taken) > 0 {
-		if err := state.Save(); err != nil {
-			fmt.Fprintf(a.stderr, "workshop: the hints shown for %s are still remembered: %v\n", step, err)
-		}
-	}
-	return taken
-}
-
 // undoReset brings back what the step's last reset replaced or deleted.
 func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes bool) int {
 	k, err := course.LastKept(ctx, a.stateDir, a.root, step)
+	if err == nil && k == nil {
+		err = fmt.Errorf("no reset of %s is kept to undo (kept in %s)", step.Name, a.stateDir)
+	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: nothing changed: %v\n", step.Name, err)
-		return exitRed
-	}
-	if k == nil {
-		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: no reset of %s is kept to undo (kept in %s)\n", step.Name, step.Name, a.stateDir)
 		return exitRed
 	}
 	w := a.stdout
@@ -136,19 +113,17 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 		fmt.Fprintf(w, "  delete      %s\n", shownName(f))
 	}
 	fmt.Fprintln(w, "What you changed in these files since that reset is lost.")
-	if code, ok := a.confirm(yes, "reset -undo "+step.Name, "go tool workshop reset -undo -y "+arg); !ok {
+	if code, ok := a.confirm(yes, "reset -undo", arg); !ok {
 		return code
 	}
 	if err := k.Undo(); err != nil {
 		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: %v\n", step.Name, err)
 		return exitRed
 	}
-	if len(k.Hints) > 0 {
-		if state, err := course.LoadHintState(a.stateDir); err == nil {
-			maps.Copy(state.Shown, k.Hints)
-			if err := state.Save(); err != nil {
-				fmt.Fprintf(a.stderr, "workshop: the hints shown for %s were not brought back: %v\n", step.Name, err)
-			}
+	if state, err := course.LoadHintState(a.stateDir); err == nil && len(k.Hints) > 0 {
+		maps.Copy(state.Shown, k.Hints)
+		if err := state.Save(); err != nil {
+			fmt.Fprintf(a.stderr, "workshop: the hints shown for %s were not brought back: %v\n", step.Name, err)
 		}
 	}
 	fmt.Fprintf(w, "%s is as it was before its last reset. Next: go tool workshop\n", step.Name)

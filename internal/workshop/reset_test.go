@@ -113,6 +113,43 @@ func TestReset(t *testing.T) {
 	})
 }
 
+// TestResetFrom: the starter comes from upstream's branch before origin's,
+// from the commit -from names, and, in a clone with neither remote, only
+// from -from: without it reset changes nothing and says so.
+func TestResetFrom(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t)
+	base := filepath.Dir(learner)
+	fork := filepath.Join(base, "fork") // the workshop as upstream has it: another double.go
+	gitIn(t, base, "clone", "-q", filepath.Join(base, "upstream"), fork)
+	write(t, fork, "02-unsolved/double.go", "package double // upstream's starter\n")
+	gitIn(t, fork, "commit", "-q", "-am", "upstream's starter")
+	gitIn(t, learner, "remote", "add", "upstream", fork)
+	gitIn(t, learner, "fetch", "-q", "upstream")
+	a, stdout, stderr := testApp(t, learner, "")
+
+	require.Equal(t, exitOK, a.reset(ctx(t), []string{"-y", "02"}), "reset -y 02 with upstream and origin; stderr: %s", stderr)
+	assert.Contains(t, stdout.String(), "as upstream/main has it", "reset names where the starter comes from")
+	assert.Equal(t, "package double // upstream's starter\n", read(t, learner, "02-unsolved/double.go"), "upstream's starter, not origin's")
+
+	require.Equal(t, exitOK, a.reset(ctx(t), []string{"-y", "-from", "origin/main", "02"}), "reset -y -from origin/main 02; stderr: %s", stderr)
+	assert.Equal(t, fixtureFiles["02-unsolved/double.go"], read(t, learner, "02-unsolved/double.go"), "the starter as -from names it")
+
+	gitIn(t, learner, "remote", "remove", "upstream")
+	gitIn(t, learner, "remote", "remove", "origin")
+	write(t, learner, "02-unsolved/double.go", "package double // my work\n")
+	for _, args := range [][]string{{"-y", "02"}, {"-y", "-from", "nothing-by-this-name", "02"}} {
+		stderr.Reset()
+		assert.Equal(t, exitRed, a.reset(ctx(t), args), "reset %q in a clone without remotes", args)
+		assert.Contains(t, stderr.String(), "nothing changed", "reset %q says it changed nothing", args)
+		assert.Equal(t, "package double // my work\n", read(t, learner, "02-unsolved/double.go"), "double.go after reset %q", args)
+	}
+	assert.Contains(t, stderr.String(), `"nothing-by-this-name" is not a commit`, "-from a ref the clone does not have")
+	stderr.Reset()
+	a.reset(ctx(t), []string{"-y", "02"})
+	assert.Contains(t, stderr.String(), "name the commit to take it from with -from", "without a remote, reset says how to name the starter")
+}
+
 // TestResetOddNames: git quotes a name that is not plain ASCII, ends in a
 // space or holds a quote, unless asked for -z; reset must delete each
 // untracked file by its exact name, and an untracked repository whole.

@@ -29,6 +29,9 @@ func TestResetUndo(t *testing.T) {
 		if err := os.Symlink("double.go", filepath.Join(learner, "02-unsolved/link.go")); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(filepath.Join(learner, "02-unsolved/notes/run.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	before := tree(t, filepath.Join(learner, "02-unsolved"))
 
@@ -61,6 +64,13 @@ func TestResetUndo(t *testing.T) {
 	for name, want := range before {
 		if after[name] != want {
 			t.Errorf("after reset -undo, %s = %q, want %q (as before the reset)", name, after[name], want)
+		}
+	}
+	if runtime.GOOS != "windows" {
+		if info, err := os.Stat(filepath.Join(learner, "02-unsolved/notes/run.sh")); err != nil {
+			t.Errorf("notes/run.sh after reset -undo: %v, want it back", err)
+		} else if info.Mode().Perm() != 0o755 {
+			t.Errorf("notes/run.sh after reset -undo has mode %v, want -rwxr-xr-x back", info.Mode())
 		}
 	}
 	if got := shownHints(t, a); got["02-unsolved/1"] != 2 {
@@ -204,6 +214,31 @@ func TestResetRefusesNamesItCannotKeep(t *testing.T) {
 	}
 	if strings.Contains(stdout.String(), "\xff") {
 		t.Errorf("reset printed a name that is not UTF-8 as it is:\n%s\nwant it quoted", stdout)
+	}
+}
+
+// TestResetCannotKeep: a reset that cannot keep what it would replace (here
+// a file stands where its folder for kept copies goes) changes nothing: not
+// the step's files, not the hints shown.
+func TestResetCannotKeep(t *testing.T) {
+	t.Parallel()
+	learner := gitFixture(t)
+	a, _, stderr := testApp(t, learner, "")
+	write(t, a.stateDir, "hints.json", `{"02-unsolved/1": 2}`)
+	write(t, a.stateDir, "reset", "in the way\n")
+	before := tree(t, filepath.Join(learner, "02-unsolved"))
+
+	if code := a.reset(ctx(t), []string{"-y", "02"}); code != exitRed {
+		t.Errorf("reset -y 02 with nowhere to keep the files = %d, want %d", code, exitRed)
+	}
+	if !strings.Contains(stderr.String(), "nothing changed") {
+		t.Errorf("reset's error = %q, want it to say nothing changed", stderr)
+	}
+	if got := tree(t, filepath.Join(learner, "02-unsolved")); !maps.Equal(got, before) {
+		t.Errorf("02-unsolved after the failed reset holds %v, want %v, untouched", got, before)
+	}
+	if got := shownHints(t, a); got["02-unsolved/1"] != 2 {
+		t.Errorf("hints shown for 02 task 1 after the failed reset = %d, want 2 still", got["02-unsolved/1"])
 	}
 }
 
