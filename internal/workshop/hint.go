@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
@@ -21,11 +22,13 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stderr, "workshop: %s: %v\n", step.Name, err)
 		return exitRed
 	}
-	var task *course.Task
+	task := tasks[0] // the first task not done; the first when the tests did not run to the end
 	if len(pos) == 2 {
-		if task = a.taskArg(step, tasks, pos[1]); task == nil {
+		tk := a.taskArg(step, tasks, pos[1])
+		if tk == nil {
 			return exitUsage
 		}
+		task = *tk
 	} else {
 		sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
 		if err != nil {
@@ -35,15 +38,11 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		if sts[0].TasksDone() { // no task's hint is the answer
 			return a.allTasksPass(step, sts[0], len(tasks))
 		}
-		task = &tasks[0] // the first task not done; the first when the tests did not run to the end
-		for _, res := range sts[0].Tasks {
-			if t := taskN(tasks, res.N); !res.Done && t != nil {
-				task = t
-				break
-			}
+		if res, ok := firstNotDone(sts[0]); ok {
+			task = taskN(tasks, res.N)
 		}
 	}
-	hints, err := step.ReadHints(*task)
+	hints, err := step.ReadHints(task)
 	if err != nil || len(hints) == 0 {
 		fmt.Fprintf(a.stderr, "workshop: %s, task %d has no hints (%s): the finished code is in solutions/%s\n",
 			step.Name, task.N, task.Hints, step.Name)
@@ -52,12 +51,12 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	w := a.stdout
 	if flags["all"] != "" {
 		for i := range hints {
-			fmt.Fprint(w, hintText(step, *task, hints, i))
+			fmt.Fprint(w, hintText(step, task, hints, i))
 		}
 		fmt.Fprintf(w, "The finished code is in solutions/%s, with comments on why.\n", step.Name)
 		return exitOK
 	}
-	i, text := a.nextHint(step, *task, hints)
+	i, text := a.nextHint(step, task, hints)
 	fmt.Fprint(w, text)
 	if i+1 < len(hints) {
 		fmt.Fprintf(w, "Still stuck? Ask again for the next one: %s\n", course.HintCommand(step, task.N))
@@ -70,14 +69,22 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-// taskN is the task numbered n, or nil.
-func taskN(tasks []course.Task, n int) *course.Task {
-	for i := range tasks {
-		if tasks[i].N == n {
-			return &tasks[i]
-		}
+// taskN is the task numbered n; a task of that number alone when there is
+// none (course.yaml changed since its tests ran).
+func taskN(tasks []course.Task, n int) course.Task {
+	if i := slices.IndexFunc(tasks, func(t course.Task) bool { return t.N == n }); i >= 0 {
+		return tasks[i]
 	}
-	return nil
+	return course.Task{N: n}
+}
+
+// firstNotDone is the first task of a step's status not done.
+func firstNotDone(st *course.StepStatus) (course.TaskResult, bool) {
+	i := slices.IndexFunc(st.Tasks, func(r course.TaskResult) bool { return !r.Done })
+	if i < 0 {
+		return course.TaskResult{}, false
+	}
+	return st.Tasks[i], true
 }
 
 // nextHint returns the index of a task's next hint and its text with its

@@ -137,9 +137,9 @@ func TestWatchScreenCtrlZ(t *testing.T) {
 	assert.Equal(t, exitOK, ft.exit(t), "q quits after a Ctrl-Z")
 	assert.Equal(t, int32(2), ft.restored.Load(), "the terminal restored on quitting too")
 
-	var sv view
-	quit, rerun := sv.key(nil, ctrlZ)
-	assert.False(t, quit || rerun, "Ctrl-Z without job control (Windows): nothing happens")
+	var w watcher
+	_, again := w.key(ctrlZ)
+	assert.False(t, again, "Ctrl-Z without job control (Windows): nothing happens")
 }
 
 func tail(s string, n int) string { return s[max(0, len(s)-n):] }
@@ -147,8 +147,8 @@ func tail(s string, n int) string { return s[max(0, len(s)-n):] }
 // The marks in colour, or not at all when NO_COLOR is set.
 func TestWatchScreenColour(t *testing.T) { // not parallel: it sets NO_COLOR
 	text := "  ✓ task 1\n  ✗ task 2"
-	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&view{color: true}).paint(text), "✓ green, ✗ red")
-	assert.Equal(t, text, (&view{color: false}).paint(text), "NO_COLOR: no colour")
+	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&watcher{color: true}).paint(text), "✓ green, ✗ red")
+	assert.Equal(t, text, (&watcher{color: false}).paint(text), "NO_COLOR: no colour")
 	t.Setenv("NO_COLOR", "1")
 	assert.True(t, osTerminal().noColor, "NO_COLOR set: noColor")
 }
