@@ -1,11 +1,7 @@
 package main
 
-// watch's live screen, on a terminal: redrawn in place after each run and
-// each key, ✓ and ✗ in colour (unless NO_COLOR is set), the run number and
-// its time, which run the verdict comes from, the task in progress with its
-// first failure, and keys read in raw mode — h the next hint, n the next
-// task (or step, once the step is done), r run again, q (or Ctrl-C) quit,
-// Ctrl-Z stop (fg brings the screen back).
+// watch's live screen on a terminal, as README.md's watch section shows it:
+// keys read in raw mode, the terminal put back however watch ends.
 
 import (
 	"bytes"
@@ -101,24 +97,18 @@ func (w *watcher) onTerminal(ctx context.Context) int {
 			fmt.Fprint(out, hideCursor)
 		}
 	}
-	keysDone := make(chan struct{})
+	// The key reader may be blocked in Read on the keyboard when the loop
+	// ends: it ends with the process (in tests, when the fake keyboard closes).
 	readCtx, stopKeys := context.WithCancel(ctx)
-	go w.readKeys(readCtx, a.term.keys, keysDone)
+	defer stopKeys()
+	go w.readKeys(readCtx, a.term.keys)
 	code := w.loop(ctx)
-	stopKeys()
-	// The reader may be blocked in Read on the keyboard: it ends with the
-	// process (or, in tests, when the fake keyboard closes).
-	if c, ok := a.term.keys.(io.Closer); ok && a.term.keys != os.Stdin {
-		_ = c.Close()
-		<-keysDone
-	}
 	fmt.Fprintln(out)
 	return code
 }
 
 // readKeys sends each byte the keyboard gives until it ends or ctx does.
-func (w *watcher) readKeys(ctx context.Context, r io.Reader, done chan struct{}) {
-	defer close(done)
+func (w *watcher) readKeys(ctx context.Context, r io.Reader) {
 	buf := make([]byte, 1)
 	for {
 		n, err := r.Read(buf)
@@ -161,25 +151,17 @@ func (w *watcher) key(k byte) (why string, ok bool) {
 	return "", false
 }
 
-// hint is the next hint of the task in progress, or go vet's finding when
-// that is all that is left.
+// hint is the next hint of the task in progress, as hint shows it.
 func (w *watcher) hint() string {
 	v := w.last
-	switch {
-	case v == nil:
+	if v == nil {
 		return "The first run has not ended yet: ask again in a moment."
-	case v.st.Finished():
-		return w.step.Name + " is done: nothing to hint at."
-	case v.st.Vet != "" && w.focus == 0:
-		return "What go vet says — no task's hint is about it:\n\n" + indentText(limitLines(w.a.fromWD(v.st.Vet), 12), "  ")
 	}
-	tk := taskN(v.tasks, w.focus)
-	hints, err := w.step.ReadHints(tk)
-	if err != nil || len(hints) == 0 {
-		return fmt.Sprintf("Task %d has no hints: the finished code is in solutions/%s.", tk.N, w.step.Name)
+	var b strings.Builder
+	if err := w.a.showHint(&b, w.step, v.st, v.tasks, w.focus, false); err != nil {
+		return err.Error()
 	}
-	_, text := w.a.nextHint(w.step, tk, hints)
-	return strings.TrimRight(text, "\n")
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // next moves to the next task not done (n), or, once the step is done, to

@@ -35,6 +35,7 @@ func startScreen(t *testing.T, noColor bool) *fakeTerminal {
 	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
 	require.NoError(t, err, "newAppAt")
 	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() }) // the key reader's Read ends
 	ft.keys, ft.a = pw, a
 	a.term = terminal{isTerminal: true, keys: pr, noColor: noColor, makeRaw: func() (func(), error) {
 		ft.raw.Add(1)
@@ -240,6 +241,7 @@ func watchFixture(t *testing.T, step string, files map[string]string) (string, *
 	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
 	require.NoError(t, err, "newAppAt")
 	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() }) // the key reader's Read ends
 	a.term = terminal{isTerminal: true, keys: pr, makeRaw: func() (func(), error) { return func() {}, nil }}
 	ft.keys, ft.a = pw, a
 	go func() { ft.done <- a.watch(ctx(t), []string{step}) }()

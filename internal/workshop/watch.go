@@ -15,11 +15,10 @@ import (
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
-// watch checks a step, then again each time one of its Go files changes in
-// content: first the quick run (the tests of the task in progress, without
-// -race), then the full one (go vet, every test with -race), as check does.
-// On a terminal it is a live screen with keys (screen.go); elsewhere (a
-// pipe, an editor's panel) it appends each verdict to its output.
+// watch checks a step, then again each time the content of one of its Go
+// files changes: the quick run of the task in progress, then the full one,
+// as README.md's watch section says; on a terminal with the screen
+// (screen.go).
 func (a *app) watch(ctx context.Context, args []string) int {
 	_, pos, step, ok := a.stepArgs(ctx, args, nil, 1, "watch [STEP]")
 	if !ok {
