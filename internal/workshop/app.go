@@ -112,9 +112,8 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 	if arg != "." && arg != ".." && !strings.ContainsAny(arg, `/\`) {
 		return course.FindStep(a.steps, arg)
 	}
-	// A path, as Windows writes it too (`.\05-menu-v3\`): only one that
-	// resolves to a step folder of this module names it, not one that
-	// merely ends in a step's name (solutions/05-menu-v3).
+	// A path, as Windows writes it too (`.\05-menu-v3\`), names the step
+	// folder it resolves to.
 	dir := filepath.FromSlash(strings.ReplaceAll(arg, `\`, "/"))
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(a.wd, dir)
@@ -138,17 +137,13 @@ func (a *app) inStep() int {
 	})
 }
 
-// command is cmd, a go command as a README shows it (go test …, run in a
-// step's folder), as this machine's shells take it from the folder the
-// runner was started in: "cd 05-menu-v3 && go test -run 'TestX' .", or
-// just cmd when already there.
-//
-// On Windows it is "go -C 05-menu-v3 test -run "TestX" .": the pattern in
-// double quotes, because cmd.exe would pass single quotes on as part of the
-// pattern and go test would then match no test and say ok; and go's own -C
-// instead of cd and &&, which Windows PowerShell 5.1 does not take. The
-// folder is quoted when it is not plain; course.yaml's check keeps out of
-// the pattern what either quotes would not hold.
+// command is cmd, a go command as a README shows it (run in a step's
+// folder), as this machine's shells take it from the folder the runner was
+// started in: "cd 05-menu-v3 && cmd", or cmd when already there; on Windows
+// "go -C 05-menu-v3 …" with the pattern in double quotes, the form the root
+// README gives (Windows PowerShell 5.1 has no &&). The folder is quoted when
+// it is not plain; course.yaml's check keeps out of the pattern what either
+// quotes would not hold.
 func (a *app) command(step course.Step, cmd string) string {
 	dir, _ := filepath.Rel(a.wd, step.Dir) // both absolute, in the module
 	if a.windows {

@@ -55,14 +55,9 @@ func (a *app) fromWD(out string) string {
 	lines := strings.Split(out, "\n")
 	for i, line := range lines {
 		file, rest, ok := strings.Cut(line, ":")
-		if !ok || file == "" || filepath.IsAbs(file) || strings.ContainsAny(file, " \t") {
-			continue
-		}
-		abs := filepath.Join(a.root, file)
-		if _, err := os.Stat(abs); err != nil {
-			continue
-		}
-		if rel, err := filepath.Rel(a.wd, abs); err == nil {
+		abs := filepath.Join(a.root, file) // not a file for an absolute path, nor for a line of text
+		if _, err := os.Stat(abs); ok && file != "" && err == nil {
+			rel, _ := filepath.Rel(a.wd, abs) // both absolute, in the module
 			lines[i] = rel + ":" + rest
 		}
 	}
