@@ -167,8 +167,6 @@ func (a *app) failure(w io.Writer, v *verdict, res course.TaskResult, lines int)
 		fmt.Fprintln(w, indentText(st.Problem, "  "))
 	case st.RaceTask == res.N:
 		raceText(course.RaceReport(st.Run))
-	case res.Err != "":
-		fmt.Fprintf(w, "  %s\n", res.Err)
 	case len(res.Failed) > 0:
 		text := failureText(st.Run, res.Failed[0])
 		if strings.Contains(text, "WARNING: DATA RACE") {

@@ -226,10 +226,7 @@ func (a *app) nextNotDone(step course.Step) (course.Step, bool) {
 	for j := 1; j < len(a.steps); j++ {
 		next := a.steps[(i+j)%len(a.steps)]
 		hash, err := course.StepHash(a.root, next)
-		if err != nil {
-			return next, true
-		}
-		if st, ok := a.cache().Load(hash); !ok || !st.Finished() {
+		if st, ok := a.cache().Load(hash); err != nil || !ok || !st.Finished() {
 			return next, true
 		}
 	}
