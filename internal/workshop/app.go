@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +30,8 @@ type app struct {
 	term     terminal // where watch draws its screen; none: plain output
 }
 
+// newApp is the app of the module the runner was started in, keeping its
+// state where README.md's "Where the runner keeps things" says.
 func newApp(stdout, stderr io.Writer) (*app, error) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -40,18 +41,11 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Everything the runner keeps belongs to this clone, and its worktrees
-	// share it (course.StateDir): the hints shown, what reset kept, and the
-	// results of the steps' tests, keyed by their files' contents. A fresh
-	// clone in the same folder starts again from the gentlest hint.
-	stateDir := course.StateDir(context.Background(), root)
 	a, err := newAppAt(root, course.ResultsCache(context.Background(), root).Dir, os.Stdin, stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
-	a.wd = wd
-	a.term = osTerminal()
-	a.stateDir = stateDir
+	a.wd, a.term, a.stateDir = wd, osTerminal(), course.StateDir(context.Background(), root)
 	return a, nil
 }
 
@@ -76,34 +70,25 @@ func (a *app) usageError(format string, args ...any) int {
 	return exitUsage
 }
 
-// working is the index of the step the learner is working in: the step
-// folder the runner was started in if that step is not finished; else, of
-// the steps not finished, the one whose files (hints/ aside) they changed
-// last compared to the starter; else the first step not finished; else the
-// last step.
+// working is the index of the step the learner is working in, as README.md's
+// "Which step" says; the last step once every step is done.
 func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {
-	if step, ok := a.inStep(); ok {
-		for i, s := range a.steps {
-			if s.Name == step.Name && !sts[i].Finished() {
-				return i
-			}
-		}
+	if i := a.inStep(); i >= 0 && !sts[i].Finished() {
+		return i
 	}
 	if i := course.WorkingStep(ctx, a.root, a.steps, func(i int) bool { return !sts[i].Finished() }); i >= 0 {
 		return i
 	}
-	for i, st := range sts {
-		if !st.Finished() {
-			return i
-		}
+	if i := slices.IndexFunc(sts, func(st *course.StepStatus) bool { return !st.Finished() }); i >= 0 {
+		return i
 	}
 	return len(sts) - 1
 }
 
-// stepArg finds the step an argument names: a number or a folder's name, or
-// a path from the folder the runner was started in (".", "../05-menu-v3");
-// for "", the step folder the runner was started in, else the step the
-// learner is working in (working). A step folder that resolves outside the
+// stepArg finds the step an argument names (README.md's "Which step"): a
+// number or a folder's name, or a path from the folder the runner was
+// started in; for "", the step folder the runner was started in, else the
+// step the learner is working in. A step folder that resolves outside the
 // module is refused.
 func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 	step, err := a.findStep(ctx, arg)
@@ -115,8 +100,8 @@ func (a *app) stepArg(ctx context.Context, arg string) (course.Step, error) {
 
 func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 	if arg == "" {
-		if step, ok := a.inStep(); ok {
-			return step, nil
+		if i := a.inStep(); i >= 0 {
+			return a.steps[i], nil
 		}
 		sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
 		if err != nil {
@@ -127,9 +112,8 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 	if arg != "." && arg != ".." && !strings.ContainsAny(arg, `/\`) {
 		return course.FindStep(a.steps, arg)
 	}
-	// A path, as Windows writes it too (`.\05-menu-v3\`): only one that
-	// resolves to a step folder of this module names it, not one that
-	// merely ends in a step's name (solutions/05-menu-v3).
+	// A path, as Windows writes it too (`.\05-menu-v3\`), names the step
+	// folder it resolves to.
 	dir := filepath.FromSlash(strings.ReplaceAll(arg, `\`, "/"))
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(a.wd, dir)
@@ -144,66 +128,43 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 	return course.Step{}, course.NoStep(a.steps, arg)
 }
 
-// inStep returns the step whose folder the runner was started in (or below).
-func (a *app) inStep() (course.Step, bool) {
-	for _, s := range a.steps {
+// inStep is the index of the step whose folder the runner was started in
+// (or below), or -1.
+func (a *app) inStep() int {
+	return slices.IndexFunc(a.steps, func(s course.Step) bool {
 		rel, err := filepath.Rel(s.Dir, a.wd)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-			return s, true
-		}
-	}
-	return course.Step{}, false
+		return err == nil && filepath.IsLocal(rel)
+	})
 }
 
-// command is cmd, a README's command (go test …, run in a step's folder),
-// as this machine's shells take it from the folder the runner was started
-// in: "cd 05-menu-v3 && go test -run 'TestX' .", or just cmd when already
-// there.
-//
-// On Windows it is "go -C 05-menu-v3 test -run "TestX" .": the pattern in
-// double quotes, because cmd.exe would pass single quotes on as part of the
-// pattern and go test would then match no test and say ok; and go's own -C
-// instead of cd and &&, which Windows PowerShell 5.1 does not take. The
-// folder is quoted when it is not plain; course.yaml's check keeps out of
-// the pattern what either quotes would not hold.
+// command is cmd, a go command as a README shows it (run in a step's
+// folder), as this machine's shells take it from the folder the runner was
+// started in: "cd 05-menu-v3 && cmd", or cmd when already there; on Windows
+// "go -C 05-menu-v3 …" with the pattern in double quotes, the form the root
+// README gives (Windows PowerShell 5.1 has no &&). The folder is quoted when
+// it is not plain; course.yaml's check keeps out of the pattern what either
+// quotes would not hold.
 func (a *app) command(step course.Step, cmd string) string {
-	dir := a.dirOf(step)
-	if dir != "" && !plainDir.MatchString(strings.ReplaceAll(dir, string(filepath.Separator), "/")) {
-		if a.windows {
-			dir = `"` + dir + `"`
-		} else {
-			dir = "'" + strings.ReplaceAll(dir, "'", `'\''`) + "'"
-		}
+	dir, _ := filepath.Rel(a.wd, step.Dir) // both absolute, in the module
+	if a.windows {
+		cmd = strings.ReplaceAll(cmd, "'", `"`)
 	}
-	if !a.windows {
-		if dir == "" {
-			return cmd
-		}
-		return "cd " + dir + " && " + cmd
+	switch {
+	case dir == ".":
+		return cmd
+	case plainDir.MatchString(filepath.ToSlash(dir)):
+	case a.windows:
+		dir = `"` + dir + `"`
+	default:
+		dir = "'" + strings.ReplaceAll(dir, "'", `'\''`) + "'"
 	}
-	cmd = strings.ReplaceAll(cmd, "'", `"`)
-	if rest, ok := strings.CutPrefix(cmd, "go "); ok && dir != "" {
-		return "go -C " + dir + " " + rest
+	if a.windows {
+		return "go -C " + dir + " " + strings.TrimPrefix(cmd, "go ")
 	}
-	return cmd
+	return "cd " + dir + " && " + cmd
 }
 
 var plainDir = regexp.MustCompile(`^[\w./:-]+$`)
-
-// dirOf is step's folder, relative to the folder the runner was started in
-// when it can be; "" when that is the step's folder.
-func (a *app) dirOf(step course.Step) string {
-	rel, err := filepath.Rel(a.wd, step.Dir)
-	switch {
-	case err != nil:
-		return step.Dir
-	case rel == ".":
-		return ""
-	}
-	return rel
-}
-
-var errUsage = errors.New("usage")
 
 // stepArgs reads a command's arguments: the flags bools, wherever they come,
 // and at most most others, the first naming the step (stepArg). On a usage
@@ -225,8 +186,8 @@ func (a *app) stepArgs(ctx context.Context, args, bools []string, most int, usag
 // error.
 func (a *app) taskArg(step course.Step, tasks []course.Task, arg string) *course.Task {
 	n, _ := strconv.Atoi(arg)
-	if tk := taskN(tasks, n); tk != nil {
-		return tk
+	if i := slices.IndexFunc(tasks, func(t course.Task) bool { return t.N == n }); i >= 0 {
+		return &tasks[i]
 	}
 	a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, arg, len(tasks))
 	return nil
@@ -249,14 +210,14 @@ func splitFlags(args []string, bools []string, values []string) (flags map[strin
 		case slices.Contains(values, name):
 			if !hasVal {
 				if i+1 >= len(args) {
-					return nil, nil, fmt.Errorf("%w: -%s needs a value", errUsage, name)
+					return nil, nil, fmt.Errorf("usage: -%s needs a value", name)
 				}
 				i++
 				val = args[i]
 			}
 			flags[name] = val
 		default:
-			return nil, nil, fmt.Errorf("%w: unknown flag %s", errUsage, arg)
+			return nil, nil, fmt.Errorf("usage: unknown flag %s", arg)
 		}
 	}
 	return flags, pos, nil

@@ -55,25 +55,13 @@ func (a *app) fromWD(out string) string {
 	lines := strings.Split(out, "\n")
 	for i, line := range lines {
 		file, rest, ok := strings.Cut(line, ":")
-		if !ok || file == "" || filepath.IsAbs(file) || strings.ContainsAny(file, " \t") {
-			continue
-		}
-		abs := filepath.Join(a.root, file)
-		if _, err := os.Stat(abs); err != nil {
-			continue
-		}
-		if rel, err := filepath.Rel(a.wd, abs); err == nil {
+		abs := filepath.Join(a.root, file) // not a file for an absolute path, nor for a line of text
+		if _, err := os.Stat(abs); ok && file != "" && err == nil {
+			rel, _ := filepath.Rel(a.wd, abs) // both absolute, in the module
 			lines[i] = rel + ":" + rest
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func (v *verdict) task(n int) course.Task {
-	if tk := taskN(v.tasks, n); tk != nil {
-		return *tk
-	}
-	return course.Task{N: n}
 }
 
 // notRun reports whether none of a task's tests started because the test
@@ -81,7 +69,7 @@ func (v *verdict) task(n int) course.Task {
 func (v *verdict) notRun(res course.TaskResult) bool {
 	st := v.st
 	crashed := strings.HasPrefix(st.Problem, "the tests crashed") || strings.HasPrefix(st.Problem, "the tests hung")
-	if !crashed || st.Run == nil || res.Done || res.N == st.CrashTask || len(res.Tests) == 0 {
+	if !crashed || res.Done || res.N == st.CrashTask || len(res.Tests) == 0 {
 		return false
 	}
 	return !slices.ContainsFunc(res.Tests, func(name string) bool { return slices.Contains(st.Run.Ran, name) })
@@ -100,12 +88,7 @@ func (v *verdict) failing() (course.TaskResult, bool) {
 	if v.st.Problem != "" {
 		return course.TaskResult{}, false // a crash no task's files or tests name
 	}
-	for _, res := range v.st.Tasks {
-		if !res.Done {
-			return res, true
-		}
-	}
-	return course.TaskResult{}, false
+	return firstNotDone(v.st)
 }
 
 // report writes a full run's verdict as check shows it, and returns check's
@@ -125,10 +108,10 @@ func (a *app) report(w io.Writer, v *verdict) int {
 	fmt.Fprintln(w)
 	for _, res := range st.Tasks {
 		if v.notRun(res) {
-			fmt.Fprintf(w, "  ? task %d  %s (not run: the test binary stopped before its tests)\n", res.N, v.task(res.N).Title)
+			fmt.Fprintf(w, "  ? task %d  %s (not run: the test binary stopped before its tests)\n", res.N, taskN(v.tasks, res.N).Title)
 			continue
 		}
-		fmt.Fprintf(w, "  %s task %d  %s\n", mark(res.Done), res.N, v.task(res.N).Title)
+		fmt.Fprintf(w, "  %s task %d  %s\n", mark(res.Done), res.N, taskN(v.tasks, res.N).Title)
 	}
 	fmt.Fprintln(w)
 	if st.Finished() {
@@ -169,7 +152,7 @@ func (a *app) vetFinding(w io.Writer, lead string, step course.Step, vet string,
 // crash's or a race's report, when it is theirs), its command and its hint.
 func (a *app) failure(w io.Writer, v *verdict, res course.TaskResult, lines int) {
 	st, step := v.st, v.step
-	tk := v.task(res.N)
+	tk := taskN(v.tasks, res.N)
 	fmt.Fprintf(w, "First failure — task %d: %s\n\n", res.N, tk.Title)
 	race := false
 	raceText := func(text string) {
@@ -184,8 +167,6 @@ func (a *app) failure(w io.Writer, v *verdict, res course.TaskResult, lines int)
 		fmt.Fprintln(w, indentText(st.Problem, "  "))
 	case st.RaceTask == res.N:
 		raceText(course.RaceReport(st.Run))
-	case res.Err != "":
-		fmt.Fprintf(w, "  %s\n", res.Err)
 	case len(res.Failed) > 0:
 		text := failureText(st.Run, res.Failed[0])
 		if strings.Contains(text, "WARNING: DATA RACE") {
@@ -210,27 +191,22 @@ func (a *app) failure(w io.Writer, v *verdict, res course.TaskResult, lines int)
 
 // withRace adds -race to a go test command that does not have it yet.
 func withRace(cmd string) string {
-	f := strings.Fields(cmd)
-	if len(f) < 2 || f[0] != "go" || f[1] != "test" || slices.Contains(f, "-race") || slices.Contains(f, "-race=true") {
+	if !strings.HasPrefix(cmd, "go test ") || slices.Contains(strings.Fields(cmd), "-race") {
 		return cmd
 	}
 	return strings.Replace(cmd, "go test", "go test -race", 1)
 }
 
-// failureText is what a failed test printed, without go test's chatter.
+// failureText is what a failed test printed, without go test's "=== RUN"
+// chatter.
 func failureText(run *course.TestRun, test string) string {
-	if run == nil {
-		return "(run go tool workshop check again to see it)"
-	}
 	var out []string
 	for _, l := range run.ByTest[test] {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "=== RUN") || strings.HasPrefix(t, "=== PAUSE") || strings.HasPrefix(t, "=== CONT") || strings.HasPrefix(t, "=== NAME") {
-			continue
+		if !strings.HasPrefix(strings.TrimSpace(l), "=== ") {
+			out = append(out, strings.TrimRight(l, " "))
 		}
-		out = append(out, strings.TrimRight(l, " "))
 	}
-	return strings.TrimSpace(strings.Join(out, "\n"))
+	return strings.Trim(strings.Join(out, "\n"), "\n")
 }
 
 func limitLines(s string, n int) string {

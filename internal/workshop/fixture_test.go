@@ -1,9 +1,9 @@
 package main
 
 // A fixture course for the runner's tests: a module of its own with a step
-// the learner has solved (01-solved: its tests pass; its task 2 names a
-// subtest, which only go test itself can match) and one not started
-// (02-unsolved: its stub returns the zero value). Built once per test binary.
+// the learner has solved (01-solved: its tests pass; task 2's test runs a
+// subtest) and one not started (02-unsolved: its stub returns the zero
+// value). Built once per test binary.
 
 import (
 	"bytes"

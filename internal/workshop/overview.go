@@ -59,38 +59,32 @@ func (a *app) overview(ctx context.Context, args []string) int {
 // commands to check it and to ask for a hint.
 func (a *app) showNext(step course.Step, st *course.StepStatus) {
 	w := a.stdout
-	tasks, err := step.ReadTasks()
-	if err != nil {
-		fmt.Fprintf(w, "Next: %s — its tasks: %v\n", step.Name, err)
-		return
-	}
-	if st.Problem != "" {
+	if st.Problem != "" { // a course.yaml that cannot be read too: the step then has no tasks
 		fmt.Fprintf(w, "First, %s's tests must run — %s\n\n", step.Name, st.Problem)
 	}
 	if st.TasksDone() && st.Vet != "" {
 		a.vetFinding(w, "Next: "+step.Name+" — ", step, st.Vet, true)
 		return
 	}
-	for _, res := range st.Tasks {
-		tk := taskN(tasks, res.N)
-		if res.Done || tk == nil {
-			continue
-		}
-		if st.Done() == 0 && res.N == 1 {
-			fmt.Fprintf(w, "Next: %s — read its README.md first (the story, the goal), then task 1.\n\n", step.Name)
-		} else {
-			fmt.Fprintf(w, "Next: %s, task %d.\n\n", step.Name, res.N)
-		}
-		fmt.Fprintln(w, indentText(taskText(*tk), "  "))
-		fmt.Fprintln(w)
-		for _, c := range tk.Commands {
-			fmt.Fprintf(w, "Check it:  %s\n", a.command(step, c))
-		}
-		fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
-		fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))
+	res, ok := firstNotDone(st)
+	if !ok {
+		fmt.Fprintf(w, "Next: %s: go tool workshop check %02d\n", step.Name, step.Num)
 		return
 	}
-	fmt.Fprintf(w, "Next: %s: go tool workshop check %02d\n", step.Name, step.Num)
+	if st.Done() == 0 && res.N == 1 {
+		fmt.Fprintf(w, "Next: %s — read its README.md first (the story, the goal), then task 1.\n\n", step.Name)
+	} else {
+		fmt.Fprintf(w, "Next: %s, task %d.\n\n", step.Name, res.N)
+	}
+	tasks, _ := step.ReadTasks() // st has tasks: they were read
+	tk := taskN(tasks, res.N)
+	fmt.Fprintln(w, indentText(taskText(tk), "  "))
+	fmt.Fprintln(w)
+	for _, c := range tk.Commands {
+		fmt.Fprintf(w, "Check it:  %s\n", a.command(step, c))
+	}
+	fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
+	fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))
 }
 
 func mark(done bool) string {

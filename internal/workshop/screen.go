@@ -1,11 +1,7 @@
 package main
 
-// watch's live screen, on a terminal: redrawn in place after each run and
-// each key, ✓ and ✗ in colour (unless NO_COLOR is set), the run number and
-// its time, which run the verdict comes from, the task in progress with its
-// first failure, and keys read in raw mode — h the next hint, n the next
-// task (or step, once the step is done), r run again, q (or Ctrl-C) quit,
-// Ctrl-Z stop (fg brings the screen back).
+// watch's live screen on a terminal, as README.md's watch section shows it:
+// keys read in raw mode, the terminal put back however watch ends.
 
 import (
 	"bytes"
@@ -17,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"golang.org/x/term"
 
@@ -63,15 +58,15 @@ const (
 	ctrlZ       = 0x1a
 )
 
-// screen runs the watcher with the live screen, in raw mode, and puts the
-// terminal back however it ends (q, Ctrl-C, a signal), and while Ctrl-Z
+// onTerminal runs the watcher with the live screen, in raw mode, and puts
+// the terminal back however it ends (q, Ctrl-C, a signal), and while Ctrl-Z
 // has the job stopped.
-func (w *watcher) screen(ctx context.Context) int {
+func (w *watcher) onTerminal(ctx context.Context) int {
 	a := w.a
 	restore, err := a.term.makeRaw()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "workshop: the terminal cannot take keys (%v): watching without them\n", err)
-		return w.loop(ctx, &view{a: a})
+		return w.loop(ctx)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -86,12 +81,12 @@ func (w *watcher) screen(ctx context.Context) int {
 		fmt.Fprint(out, showCursor)
 		restore()
 	}()
-	sv := &view{a: a, screen: true, color: !a.term.noColor, keyCh: make(chan byte)}
+	w.screen, w.color, w.keys = true, !a.term.noColor, make(chan byte)
 	if a.term.stop != nil {
 		// Raw mode keeps the terminal from stopping the job on Ctrl-Z: the
 		// screen does it, with the terminal as it was, and takes it back
 		// when fg continues the job (key then redraws the screen).
-		sv.suspend = func() {
+		w.suspend = func() {
 			fmt.Fprint(out, showCursor+"\n")
 			restore()
 			a.term.stop()
@@ -102,30 +97,24 @@ func (w *watcher) screen(ctx context.Context) int {
 			fmt.Fprint(out, hideCursor)
 		}
 	}
-	keysDone := make(chan struct{})
+	// The key reader may be blocked in Read on the keyboard when the loop
+	// ends: it ends with the process (in tests, when the fake keyboard closes).
 	readCtx, stopKeys := context.WithCancel(ctx)
-	go sv.readKeys(readCtx, a.term.keys, keysDone)
-	code := w.loop(ctx, sv)
-	stopKeys()
-	// The reader may be blocked in Read on the keyboard: it ends with the
-	// process (or, in tests, when the fake keyboard closes).
-	if c, ok := a.term.keys.(io.Closer); ok && a.term.keys != os.Stdin {
-		_ = c.Close()
-		<-keysDone
-	}
+	defer stopKeys()
+	go w.readKeys(readCtx, a.term.keys)
+	code := w.loop(ctx)
 	fmt.Fprintln(out)
 	return code
 }
 
 // readKeys sends each byte the keyboard gives until it ends or ctx does.
-func (s *view) readKeys(ctx context.Context, r io.Reader, done chan struct{}) {
-	defer close(done)
+func (w *watcher) readKeys(ctx context.Context, r io.Reader) {
 	buf := make([]byte, 1)
 	for {
 		n, err := r.Read(buf)
 		if n == 1 {
 			select {
-			case s.keyCh <- buf[0]:
+			case w.keys <- buf[0]:
 			case <-ctx.Done():
 				return
 			}
@@ -136,183 +125,98 @@ func (s *view) readKeys(ctx context.Context, r io.Reader, done chan struct{}) {
 	}
 }
 
-// A view shows what a watcher does: on a terminal a screen redrawn in place,
-// with keys; elsewhere (a pipe, an editor's panel) each verdict appended.
-type view struct {
-	a       *app
-	screen  bool
-	color   bool
-	keyCh   chan byte // the keys pressed; nil without a screen
-	suspend func()    // Ctrl-Z; nil: no job control
-	status  string    // what runs, or which run the verdict shown comes from
-	shown   *verdict  // the verdict on the screen
-	from    int       // the run it comes from
-	body    string    // its report
-	note    string    // a hint or a message, under the verdict
-	at      time.Time
-}
-
-// started shows that a run begins.
-func (s *view) started(w *watcher, why string, quick bool) {
-	s.at = time.Now()
-	if quick {
-		s.status = fmt.Sprintf("%s — running task %d's tests alone, without -race…", why, w.focus)
-	} else {
-		s.status = fmt.Sprintf("%s — running go vet, then every test with -race…", why)
-	}
-	if !s.screen {
-		fmt.Fprintf(s.a.stdout, "\n──── run %d at %s: %s ────\n", w.run, s.at.Format("15:04:05"), s.status)
-		return
-	}
-	if s.shown != nil && s.shown.step.Name != w.step.Name {
-		s.shown, s.body = nil, "" // another step's
-	}
-	if s.shown != nil {
-		s.status += fmt.Sprintf("\nBelow, until it ends: run %d's verdict, from before.", s.from)
-	}
-	s.draw(w)
-}
-
-// quick shows the quick run's verdict: the task in progress alone.
-func (s *view) quick(w *watcher, v *verdict) {
-	var b bytes.Buffer
-	res := v.st.Tasks[0]
-	fmt.Fprintf(&b, "  %s task %d  %s\n\n", mark(res.Done), res.N, v.task(res.N).Title)
-	if !res.Done {
-		s.a.failure(&b, v, res, 14)
-	} else {
-		fmt.Fprintf(&b, "✓ task %d's tests pass (without -race): waiting for the full run.\n", res.N)
-	}
-	s.show(w, v, fmt.Sprintf("Quick run (task %d alone, without -race): go vet and every test with -race are running, and may change it", res.N), b.String())
-}
-
-// full shows the full run's verdict, as check reports it.
-func (s *view) full(w *watcher, v *verdict) {
-	status := "Full run: go vet, then every test with -race"
-	if v.raceNote != "" {
-		status = "Full run: go vet, then every test (without -race: " + v.raceNote + ")"
-	}
-	var b bytes.Buffer
-	s.a.report(&b, v)
-	s.show(w, v, status, b.String())
-}
-
-func (s *view) show(w *watcher, v *verdict, status, body string) {
-	s.shown, s.from, s.status, s.body, s.note = v, w.run, status, body, ""
-	if !s.screen {
-		fmt.Fprintf(s.a.stdout, "%s\n\n%s\n\n", status, strings.TrimRight(body, "\n"))
-		return
-	}
-	s.draw(w)
-}
-
-// waiting shows that nothing runs: watch waits for a save.
-func (s *view) waiting(w *watcher) {
-	if !s.screen {
-		fmt.Fprintf(s.a.stdout, "Watching %s: save a Go file to check again (Ctrl-C to stop).\n", w.step.Name)
-		return
-	}
-	s.draw(w)
-}
-
-// key acts on a key the learner pressed on the screen.
-func (s *view) key(w *watcher, k byte) (quit, rerun bool) {
+// key acts on a key the learner pressed on the screen; ok when the watcher
+// is to run again, for why, or quit ("").
+func (w *watcher) key(k byte) (why string, ok bool) {
 	switch k {
 	case 'q', 'Q', ctrlC:
-		return true, false
+		return "", true
 	case 'r', 'R':
-		return false, true
+		return "run again (r)", true
 	case 'h', 'H':
-		s.note = s.hint(w)
+		w.note = w.hint()
 	case 'n', 'N':
-		rerun = s.next(w)
-	case ctrlZ:
-		if s.suspend == nil {
-			return false, false
+		if why, ok := w.next(); ok {
+			return why, true
 		}
-		s.suspend()
+	case ctrlZ:
+		if w.suspend == nil {
+			return "", false
+		}
+		w.suspend()
 	default:
-		return false, false
+		return "", false
 	}
-	s.draw(w)
-	return false, rerun
+	w.draw()
+	return "", false
 }
 
-// hint is the next hint of the task in progress, or go vet's finding when
-// that is all that is left.
-func (s *view) hint(w *watcher) string {
+// hint is the next hint of the task in progress, as hint shows it.
+func (w *watcher) hint() string {
 	v := w.last
-	switch {
-	case v == nil:
+	if v == nil {
 		return "The first run has not ended yet: ask again in a moment."
-	case v.st.Finished():
-		return w.step.Name + " is done: nothing to hint at."
-	case v.st.Vet != "" && w.focus == 0:
-		return "What go vet says — no task's hint is about it:\n\n" + indentText(limitLines(s.a.fromWD(v.st.Vet), 12), "  ")
 	}
-	tk := v.task(w.focus)
-	hints, err := w.step.ReadHints(tk)
-	if err != nil || len(hints) == 0 {
-		return fmt.Sprintf("Task %d has no hints: the finished code is in solutions/%s.", tk.N, w.step.Name)
+	var b strings.Builder
+	if err := w.a.showHint(&b, w.step, v.st, v.tasks, w.focus, false); err != nil {
+		return err.Error()
 	}
-	_, text := s.a.nextHint(w.step, tk, hints)
-	return strings.TrimRight(text, "\n")
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // next moves to the next task not done (n), or, once the step is done, to
-// the next step; it reports whether that needs a run.
-func (s *view) next(w *watcher) bool {
+// the next step: then ok, for a run of it.
+func (w *watcher) next() (why string, ok bool) {
 	v := w.last
-	if v == nil {
-		return false
-	}
-	if v.st.Finished() {
-		if next, ok := w.a.nextNotDone(w.step); ok {
-			w.switchTo(next)
-			s.note = "Now watching " + w.step.Name + "."
-			return true
+	switch {
+	case v == nil:
+		return "", false
+	case v.st.Finished():
+		next, ok := w.a.nextNotDone(w.step)
+		if !ok {
+			w.note = "Every step is done."
+			return "", false
 		}
-		s.note = "Every step is done."
-		return false
+		w.note = "Now watching " + next.Name + "."
+		return w.switchTo(next), true
 	}
-	n := len(v.st.Tasks)
-	for i := range v.st.Tasks {
-		if v.st.Tasks[i].N != w.focus {
-			continue
+	tasks := v.st.Tasks
+	i := slices.IndexFunc(tasks, func(r course.TaskResult) bool { return r.N == w.focus })
+	for j := 1; j <= len(tasks); j++ {
+		if r := tasks[(i+j)%len(tasks)]; !r.Done {
+			w.focus, w.chosen = r.N, r.N
+			break
 		}
-		for j := 1; j <= n; j++ {
-			if r := v.st.Tasks[(i+j)%n]; !r.Done {
-				w.focus, w.chosen = r.N, r.N
-				break
-			}
-		}
-		break
 	}
-	tk := v.task(w.focus)
-	s.note = fmt.Sprintf("Task in progress: task %d, %s — the next save runs its tests first.\n\n%s", tk.N, tk.Title, indentText(limitLines(taskText(tk), 12), "  "))
-	return false
+	if w.focus == 0 {
+		w.note = "No task's tests fail: fix what the verdict above says."
+		return "", false
+	}
+	tk := taskN(v.tasks, w.focus)
+	w.note = fmt.Sprintf("Task in progress: task %d, %s — the next save runs its tests first.\n\n%s", tk.N, tk.Title, indentText(limitLines(taskText(tk), 12), "  "))
+	return "", false
 }
 
-func (s *view) draw(w *watcher) {
+func (w *watcher) draw() {
 	var b strings.Builder
 	b.WriteString(clearScreen)
-	fmt.Fprintf(&b, "go tool workshop watch %s — run %d at %s\n", w.step.Name, w.run, s.at.Format("15:04:05"))
-	fmt.Fprintf(&b, "%s\n\n", s.status)
-	if s.body != "" {
-		b.WriteString(s.paint(strings.TrimRight(s.body, "\n")))
+	fmt.Fprintf(&b, "go tool workshop watch %s — run %d at %s\n", w.step.Name, w.run, w.at.Format("15:04:05"))
+	fmt.Fprintf(&b, "%s\n\n", w.status)
+	if w.body != "" {
+		b.WriteString(w.paint(strings.TrimRight(w.body, "\n")))
 		b.WriteString("\n\n")
 	}
-	if s.note != "" {
-		b.WriteString(s.note)
+	if w.note != "" {
+		b.WriteString(w.note)
 		b.WriteString("\n\n")
 	}
 	b.WriteString("h hint · n next task · r run again · q quit")
-	fmt.Fprint(s.a.stdout, b.String())
+	fmt.Fprint(w.a.stdout, b.String())
 }
 
 // paint colours the marks: ✓ green, ✗ red.
-func (s *view) paint(text string) string {
-	if !s.color {
+func (w *watcher) paint(text string) string {
+	if !w.color {
 		return text
 	}
 	return strings.NewReplacer("✓", "\x1b[32m✓\x1b[0m", "✗", "\x1b[31m✗\x1b[0m").Replace(text)
@@ -327,22 +231,4 @@ func (c crlf) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
-}
-
-// nextNotDone returns the first step after step, in the course's order and
-// then from the start, that is not done as far as the results cache knows (a
-// step with no result cached counts as not done).
-func (a *app) nextNotDone(step course.Step) (course.Step, bool) {
-	i := slices.IndexFunc(a.steps, func(s course.Step) bool { return s.Name == step.Name })
-	for j := 1; j < len(a.steps); j++ {
-		next := a.steps[(i+j)%len(a.steps)]
-		hash, err := course.StepHash(a.root, next)
-		if err != nil {
-			return next, true
-		}
-		if st, ok := a.cache().Load(hash); !ok || !st.Finished() {
-			return next, true
-		}
-	}
-	return course.Step{}, false
 }

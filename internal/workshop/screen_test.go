@@ -35,6 +35,7 @@ func startScreen(t *testing.T, noColor bool) *fakeTerminal {
 	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
 	require.NoError(t, err, "newAppAt")
 	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() }) // the key reader's Read ends
 	ft.keys, ft.a = pw, a
 	a.term = terminal{isTerminal: true, keys: pr, noColor: noColor, makeRaw: func() (func(), error) {
 		ft.raw.Add(1)
@@ -137,9 +138,9 @@ func TestWatchScreenCtrlZ(t *testing.T) {
 	assert.Equal(t, exitOK, ft.exit(t), "q quits after a Ctrl-Z")
 	assert.Equal(t, int32(2), ft.restored.Load(), "the terminal restored on quitting too")
 
-	var sv view
-	quit, rerun := sv.key(nil, ctrlZ)
-	assert.False(t, quit || rerun, "Ctrl-Z without job control (Windows): nothing happens")
+	var w watcher
+	_, again := w.key(ctrlZ)
+	assert.False(t, again, "Ctrl-Z without job control (Windows): nothing happens")
 }
 
 func tail(s string, n int) string { return s[max(0, len(s)-n):] }
@@ -147,8 +148,8 @@ func tail(s string, n int) string { return s[max(0, len(s)-n):] }
 // The marks in colour, or not at all when NO_COLOR is set.
 func TestWatchScreenColour(t *testing.T) { // not parallel: it sets NO_COLOR
 	text := "  ✓ task 1\n  ✗ task 2"
-	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&view{color: true}).paint(text), "✓ green, ✗ red")
-	assert.Equal(t, text, (&view{color: false}).paint(text), "NO_COLOR: no colour")
+	assert.Equal(t, "  \x1b[32m✓\x1b[0m task 1\n  \x1b[31m✗\x1b[0m task 2", (&watcher{color: true}).paint(text), "✓ green, ✗ red")
+	assert.Equal(t, text, (&watcher{color: false}).paint(text), "NO_COLOR: no colour")
 	t.Setenv("NO_COLOR", "1")
 	assert.True(t, osTerminal().noColor, "NO_COLOR set: noColor")
 }
@@ -240,6 +241,7 @@ func watchFixture(t *testing.T, step string, files map[string]string) (string, *
 	a, err := newAppAt(root, t.TempDir(), strings.NewReader(""), &ft.out, &ft.out)
 	require.NoError(t, err, "newAppAt")
 	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() }) // the key reader's Read ends
 	a.term = terminal{isTerminal: true, keys: pr, makeRaw: func() (func(), error) { return func() {}, nil }}
 	ft.keys, ft.a = pw, a
 	go func() { ft.done <- a.watch(ctx(t), []string{step}) }()

@@ -14,10 +14,7 @@ import (
 func vtOutput(f *os.File) func() {
 	h := windows.Handle(f.Fd())
 	var mode uint32
-	if windows.GetConsoleMode(h, &mode) != nil {
-		return func() {}
-	}
-	if windows.SetConsoleMode(h, mode|windows.ENABLE_VIRTUAL_TERMINAL_PROCESSING) != nil {
+	if windows.GetConsoleMode(h, &mode) != nil || windows.SetConsoleMode(h, mode|windows.ENABLE_VIRTUAL_TERMINAL_PROCESSING) != nil {
 		return func() {}
 	}
 	return func() { _ = windows.SetConsoleMode(h, mode) }

@@ -53,11 +53,6 @@ func TestHintState(t *testing.T) {
 	require.NoError(t, err, "LoadHintState after Save")
 	assert.Equal(t, 2, again.Next("05-menu-v3", 1, 3), "remembered across runs: the third")
 	assert.Equal(t, 2, again.Next("05-menu-v3", 1, 3), "after the last, the last again")
-
-	nowhere, err := LoadHintState("")
-	require.NoError(t, err, "LoadHintState nowhere")
-	assert.Equal(t, 0, nowhere.Next("05-menu-v3", 1, 3), "without a cache folder, a fresh start")
-	assert.NoError(t, nowhere.Save(), "saving nowhere is no error")
 }
 
 func TestFindStep(t *testing.T) {

@@ -12,18 +12,14 @@ import (
 // HintState remembers how many hints of each task a learner has seen, in a
 // file of the runner's state folder.
 type HintState struct {
-	File  string         // "" remembers nothing
+	File  string
 	Shown map[string]int // "05-menu-v3/1": hints shown
 }
 
 // LoadHintState reads the state kept in dir. A missing file is a fresh
 // start; so is one it cannot read, and the error says why.
 func LoadHintState(dir string) (*HintState, error) {
-	st := &HintState{Shown: map[string]int{}}
-	if dir == "" {
-		return st, nil
-	}
-	st.File = filepath.Join(dir, "hints.json")
+	st := &HintState{File: filepath.Join(dir, "hints.json")}
 	data, err := os.ReadFile(st.File)
 	if err == nil {
 		err = json.Unmarshal(data, &st.Shown)
@@ -49,15 +45,9 @@ func (s *HintState) Next(step string, task, n int) int {
 
 // Save writes the state back.
 func (s *HintState) Save() error {
-	if s.File == "" {
-		return nil
+	data, _ := json.MarshalIndent(s.Shown, "", "  ") // a map of ints always encodes
+	if err := os.MkdirAll(filepath.Dir(s.File), 0o755); err != nil {
+		return err
 	}
-	data, err := json.MarshalIndent(s.Shown, "", "  ")
-	if err == nil {
-		err = os.MkdirAll(filepath.Dir(s.File), 0o755)
-	}
-	if err == nil {
-		err = os.WriteFile(s.File, data, 0o644)
-	}
-	return err
+	return os.WriteFile(s.File, data, 0o644)
 }

@@ -5,7 +5,6 @@
 package course
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -51,15 +50,9 @@ func Steps(root string) ([]Step, error) {
 // ("05-menu-v3"). A path is not a name: the runner resolves one from the
 // folder it was started in (see NoStep).
 func FindStep(steps []Step, arg string) (Step, error) {
-	if n, err := strconv.Atoi(arg); err == nil {
-		for _, s := range steps {
-			if s.Num == n {
-				return s, nil
-			}
-		}
-	}
+	n, err := strconv.Atoi(arg)
 	for _, s := range steps {
-		if s.Name == arg {
+		if s.Name == arg || (err == nil && s.Num == n) {
 			return s, nil
 		}
 	}
@@ -115,14 +108,12 @@ func ModuleRoot(dir string) (string, error) {
 
 // ModulePath reads the module path from root's go.mod.
 func ModulePath(root string) (string, error) {
-	f, err := os.Open(filepath.Join(root, "go.mod"))
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module"); ok {
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module"); ok {
 			return strings.Trim(strings.TrimSpace(rest), `"`), nil
 		}
 	}

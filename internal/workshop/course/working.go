@@ -1,16 +1,11 @@
 package course
 
-// Which step the learner is working in: the one whose files they changed
-// last. Only the files that differ from the workshop's starter count (git
-// knows which), so a fresh clone, where every file has the time of the
-// checkout, points nowhere, and a step finished long ago does not pull the
-// learner back.
-
 import (
 	"cmp"
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -19,8 +14,10 @@ import (
 // working in: of the steps for which candidate is true, the one holding the
 // most recently modified file (its hints/ aside) that differs from the
 // workshop's starter (the first of UpstreamRefs in the clone, else HEAD), or
-// that git does not track. It returns -1 when no candidate has such a file,
-// or git cannot tell.
+// that git does not track. Only such files count, so that a fresh clone,
+// where every file has the time of the checkout, points nowhere, and a step
+// finished long ago does not pull the learner back. It returns -1 when no
+// candidate has such a file, or git cannot tell.
 func WorkingStep(ctx context.Context, root string, steps []Step, candidate func(i int) bool) int {
 	ref := cmp.Or(upstreamRef(ctx, root), "HEAD")
 	changed, err := git(ctx, root, "diff", "-z", "--name-only", "--no-renames", "--relative", ref, "--", ".")
@@ -33,21 +30,14 @@ func WorkingStep(ctx context.Context, root string, steps []Step, candidate func(
 	}
 	best, bestTime := -1, time.Time{}
 	for _, f := range append(names(changed), names(untracked)...) {
-		stepName, rest, ok := strings.Cut(f, "/")
-		if !ok || strings.HasPrefix(rest, "hints/") {
+		stepName, rest, _ := strings.Cut(f, "/")
+		i := slices.IndexFunc(steps, func(s Step) bool { return s.Name == stepName })
+		if i < 0 || strings.HasPrefix(rest, "hints/") || !candidate(i) {
 			continue
 		}
-		for i, s := range steps {
-			if s.Name != stepName || !candidate(i) {
-				continue
-			}
-			info, err := os.Stat(filepath.Join(root, filepath.FromSlash(f)))
-			if err != nil {
-				continue // deleted: no time to compare
-			}
-			if best < 0 || info.ModTime().After(bestTime) {
-				best, bestTime = i, info.ModTime()
-			}
+		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(f)))
+		if err == nil && (best < 0 || info.ModTime().After(bestTime)) { // err: deleted, no time to compare
+			best, bestTime = i, info.ModTime()
 		}
 	}
 	return best
