@@ -9,7 +9,9 @@ package solutions
 //
 //	go test ./solutions -run '^TestCatalogs$' -timeout 30m -v -args -catalogs
 //
-// and one step alone with -run 'TestCatalogs/04'.
+// and one step alone (a subtest per step):
+//
+//	go test ./solutions -run 'TestCatalogs/04' -timeout 30m -v -args -catalogs
 
 import (
 	"flag"
