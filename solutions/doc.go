@@ -9,7 +9,10 @@
 // live in the step alone, and that every TODO(task N), every task of the
 // step's README, its run command and its hints agree (TestIntegrity); and
 // that every solution passes its step's tests, put over the step with
-// go test -overlay (TestSolutions). The code is shared with
-// `go tool workshop verify` (internal/workshop/course). README.md in this
-// folder says how a step is written.
+// go test -overlay (TestSolutions). The proof of the mistake catalogs,
+// TestCatalogs, runs only when asked (about 10 minutes):
+//
+//	go test ./solutions -run '^TestCatalogs$' -timeout 30m -v -args -catalogs
+//
+// README.md in this folder says how a step is written.
 package solutions

@@ -51,9 +51,7 @@ var fixtureFiles = map[string]string{
 	"solutions/01-solved/MISTAKES.md": "# Mistakes: 01-solved\n\n## Task 1: Add two numbers\n\n" +
 		"### Subtracts\nThe sign is wrong.\n\n```diff\n--- calc.go\n@@\n-func Add(a, b int) int { return a + b }\n+func Add(a, b int) int { return a - b }\n```\n",
 	"solutions/02-unsolved/MISTAKES.md": "# Mistakes: 02-unsolved\n\n## Task 1: Double a number\n\n" +
-		"### Adds two\n\n```diff\n--- double.go\n@@\n-func Double(n int) int { return 2 * n }\n+func Double(n int) int { return n + 2 }\n```\n\n" +
-		"### Squares\n\n```diff\n--- double.go\n@@\n-func Double(n int) int { return 2 * n }\n+func Double(n int) int { return n * n }\n```\n\n" +
-		"### Shifts left\nNot wrong at all: the tests accept it.\n\n```diff\n--- double.go\n@@\n-func Double(n int) int { return 2 * n }\n+func Double(n int) int { return n << 1 }\n```\n",
+		"### Adds two\n\n```diff\n--- double.go\n@@\n-func Double(n int) int { return 2 * n }\n+func Double(n int) int { return n + 2 }\n```\n",
 }
 
 const calcTest = `package calc

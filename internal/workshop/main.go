@@ -1,6 +1,6 @@
 // Command workshop is the workshop's runner (go tool workshop): where am I,
-// what next, hints, checks with vet and the race detector, the instructor's
-// verify. Its commands are in usage below; README.md is the reference.
+// what next, hints, checks with vet and the race detector. Its commands are
+// in usage below; README.md is the reference.
 package main
 
 import (
@@ -34,7 +34,6 @@ var commands = map[string]command{
 	"watch":    appCommand((*app).watch),
 	"hint":     appCommand((*app).hint),
 	"reset":    appCommand((*app).reset),
-	"verify":   appCommand((*app).verify),
 	"mistakes": appCommand((*app).mistakes),
 	"overview": appCommand((*app).overview),
 	"help":     help,
@@ -73,8 +72,6 @@ const usage = `go tool workshop: the workshop's runner
                                         what it replaces is kept: reset -undo STEP brings it back
   go tool workshop mistakes [STEP] [TASK]  once a task is green: the wrong answers its tests reject,
                                         each with its diff and the message the tests give it
-  go tool workshop verify [-short]      for instructors: the integrity check, every solution, and
-                                        the proof of every mistake catalog (-mistakes-only [STEP…]: that alone)
   go tool workshop load                 the load-test lab
 
 STEP is a number (05, 5), a folder (05-menu-v3) or a path to one (../05-menu-v3); without one,

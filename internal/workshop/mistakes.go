@@ -76,8 +76,8 @@ func (a *app) showMistakes(ctx context.Context, step course.Step, tk course.Task
 		fmt.Fprintf(w, "  (none in the catalog for this task)\n\n")
 		return
 	}
-	a.progress(fmt.Sprintf("running the tests of task %d on each wrong answer (%d at a time)", tk.N, mutantsAtOnce))
-	verdicts := course.ProveMistakes(ctx, a.g, a.root, step, []course.Task{tk}, entries, mutantsAtOnce, nil)
+	a.progress(fmt.Sprintf("running the tests of task %d on each wrong answer (%d at a time)", tk.N, course.MutantsAtOnce))
+	verdicts := course.ProveMistakes(ctx, a.g, a.root, step, []course.Task{tk}, entries, nil)
 	for i, v := range verdicts {
 		m := v.Mistake
 		tags := ""

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // mistakes shows a green task's catalog, each entry with the message its
@@ -34,33 +32,4 @@ func TestMistakes(t *testing.T) {
 	assert.Equal(t, exitOK, a.mistakes(ctx(t), []string{"02"}), "mistakes of a step with no green task")
 	assert.Contains(t, stdout.String(), "No task of 02-unsolved is green yet", "says so")
 	assert.Equal(t, exitUsage, a.mistakes(ctx(t), []string{"02", "9"}), "a task that does not exist")
-}
-
-// verify -mistakes-only proves the catalogs alone, of the steps named.
-func TestVerifyMistakesOnly(t *testing.T) {
-	t.Parallel()
-	a, stdout, stderr := testApp(t, fixture(t), "")
-	assert.Equal(t, exitRed, a.verify(ctx(t), []string{"-mistakes-only", "02"}), "a catalog with an entry the tests accept")
-	out := stdout.String()
-	assert.Contains(t, out, "✗ solutions/02-unsolved/MISTAKES.md: 1 of 3 entries are bad", "the bad entry counted")
-	assert.Contains(t, out, `02-unsolved, task 1, "Shifts left": ACCEPTED`, "and named")
-	assert.NotContains(t, out, "01-solved", "only the step named")
-	assert.NotContains(t, out, "a fair exercise", "no other check")
-	assert.Contains(t, stderr.String(), "[3/3] ", "progress, mutant by mutant")
-	assert.Equal(t, exitUsage, a.verify(ctx(t), []string{"02"}), "a step without -mistakes-only")
-}
-
-// A solution whose tests do not build as they are proves no entry: its
-// catalog is reported once, not every entry as a mutant that does not build.
-func TestVerifyMistakesBrokenSolution(t *testing.T) {
-	t.Parallel()
-	root := filepath.Join(t.TempDir(), "course")
-	require.NoError(t, writeFixture(root), "writing the fixture")
-	write(t, root, "solutions/02-unsolved/broken.go", "package double\n\nfunc broken() { undefinedHelper() }\n")
-	a, stdout, _ := testApp(t, root, "")
-	assert.Equal(t, exitRed, a.verify(ctx(t), []string{"-mistakes-only", "02"}), "a catalog whose solution does not build")
-	out := stdout.String()
-	assert.Contains(t, out, "✗ solutions/02-unsolved/MISTAKES.md: no entry proved — the solution's tests do not build as they are", "said once")
-	assert.Contains(t, out, "undefined: undefinedHelper", "with why")
-	assert.NotContains(t, out, "ACCEPTED", "no entry run")
 }

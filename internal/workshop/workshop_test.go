@@ -148,22 +148,6 @@ func TestPrintfFinding(t *testing.T) {
 	assert.Regexp(t, `(?m)^  double\.go:6:\d+: .*Sprintf format %d`, stdout.String(), "vet's path, from the folder the learner is in")
 }
 
-func TestVerify(t *testing.T) {
-	t.Parallel()
-	// The fixture's 01-solved is a broken exercise: its starter passes.
-	a, stdout, stderr := testApp(t, fixture(t), "")
-	assert.Equal(t, exitRed, a.verify(ctx(t), nil), "verify of a course with a step whose starter is green")
-	out := stdout.String()
-	assert.Contains(t, out, "✗ 01-solved:", "the broken step is named")
-	assert.Contains(t, out, "its tests pass on the starter: an exercise must start red", "and why it is broken")
-	assert.Contains(t, out, "✓ 02-unsolved: a fair exercise", "the fair step passes")
-	assert.Contains(t, out, "✓ solutions/02-unsolved", "the solutions' tests run too")
-	assert.Contains(t, out, "✓ solutions/01-solved/MISTAKES.md: 1 entries, every one rejected", "the catalogs are proved")
-	assert.Contains(t, out, `02-unsolved, task 1, "Shifts left": ACCEPTED: go test -run 'TestDouble' passes on it`, "an entry the tests accept is named")
-	assert.Contains(t, out, "verify: RED", "the verdict")
-	assert.Contains(t, stderr.String(), "go test -json -vet=all -count=1", "progress on stderr")
-}
-
 func write(t *testing.T, root, name, content string) {
 	t.Helper()
 	path := filepath.Join(root, filepath.FromSlash(name))

@@ -78,24 +78,3 @@ func readTestJSON(r io.Reader, done func(*TestRun)) []*TestRun {
 	}
 	return p.runs
 }
-
-// RaceProblem says why `go test -race` cannot run here, or returns "": the
-// race detector needs cgo, so a C compiler, on most systems.
-func (g Go) RaceProblem(ctx context.Context) string {
-	out, _, err := g.Run(ctx, "env", "CGO_ENABLED", "CC")
-	if err != nil {
-		return "go env failed: " + err.Error()
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) < 2 || strings.TrimSpace(lines[0]) != "1" {
-		return "cgo is disabled (CGO_ENABLED=0)"
-	}
-	cc := strings.Fields(lines[1])
-	if len(cc) == 0 {
-		return "no C compiler (go env CC is empty)"
-	}
-	if _, err := exec.LookPath(cc[0]); err != nil {
-		return fmt.Sprintf("no C compiler (%s is not on the PATH)", cc[0])
-	}
-	return ""
-}

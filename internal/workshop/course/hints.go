@@ -35,32 +35,6 @@ func SplitHints(src string) []string {
 	return hints
 }
 
-// HintProblems checks a step's hints: one file with at least one hint for each
-// task, and no file for a task the README does not have.
-func HintProblems(s Step, tasks []Task) []string {
-	var problems []string
-	have := map[string]bool{}
-	for _, tk := range tasks {
-		name := filepath.FromSlash(tk.Hints)
-		have[filepath.Base(name)] = true
-		hints, err := s.ReadHints(tk)
-		switch {
-		case err != nil:
-			problems = append(problems, fmt.Sprintf("task %d has no hints file %s: write one or more hints, gentlest first, separated by a line that holds only ---",
-				tk.N, filepath.ToSlash(name)))
-		case len(hints) == 0:
-			problems = append(problems, fmt.Sprintf("%s holds no hint", filepath.ToSlash(name)))
-		}
-	}
-	entries, _ := os.ReadDir(filepath.Join(s.Dir, "hints"))
-	for _, e := range entries {
-		if !have[e.Name()] {
-			problems = append(problems, fmt.Sprintf("hints/%s is no task's hints file in course.yaml", e.Name()))
-		}
-	}
-	return problems
-}
-
 // HintCommand is the command that shows a task's next hint.
 func HintCommand(s Step, task int) string {
 	return fmt.Sprintf("go tool workshop hint %02d %d", s.Num, task)

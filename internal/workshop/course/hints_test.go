@@ -16,25 +16,11 @@ func TestSplitHints(t *testing.T) {
 	assert.Empty(t, SplitHints("\n---\n\n"), "a file of separators holds no hint")
 }
 
-func TestHintProblems(t *testing.T) {
+func TestReadHints(t *testing.T) {
 	dir := t.TempDir()
 	step := Step{Name: "07-example", Num: 7, Dir: dir}
-	write := func(name, content string) {
-		t.Helper()
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755), "mkdir")
-		require.NoError(t, os.WriteFile(path, []byte(content), 0o644), "writing %s", name)
-	}
-	write("hints/task-1.md", "A hint.\n---\nAnother.\n")
-	write("hints/task-2.md", "\n---\n")
-	write("hints/task-9.md", "For no task.\n")
-	tasks := []Task{{N: 1, Hints: "hints/task-1.md"}, {N: 2, Hints: "hints/task-2.md"}, {N: 3, Hints: "hints/task-3.md"}}
-	assert.Equal(t, []string{
-		"hints/task-2.md holds no hint",
-		"task 3 has no hints file hints/task-3.md: write one or more hints, gentlest first, separated by a line that holds only ---",
-		"hints/task-9.md is no task's hints file in course.yaml",
-	}, HintProblems(step, tasks), "HintProblems of a step with an empty, a missing and a stray hints file")
-
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "hints"), 0o755), "mkdir")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "hints", "task-1.md"), []byte("A hint.\n---\nAnother.\n"), 0o644), "writing hints/task-1.md")
 	hints, err := step.ReadHints(Task{N: 1, Hints: "hints/task-1.md"})
 	require.NoError(t, err, "ReadHints(1)")
 	assert.Equal(t, []string{"A hint.", "Another."}, hints, "ReadHints(1), gentlest first")
@@ -117,6 +103,7 @@ func TestRunProblem(t *testing.T) {
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(buildFailure))), ""), "does not build", "a build failure")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(timedOutRun))), ""), "the tests hung in TestA", "a hang")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(panickingRun))), ""), "the tests crashed in TestA", "a panic")
+	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(deadlockRun))), ""), "the tests crashed in TestA (fatal error: all goroutines are asleep - deadlock!)", "a fatal runtime error")
 	assert.Contains(t, RunProblem(ptr(ParseTestJSON(stringsReader(""))), "go: no go.mod"), "go: no go.mod", "go's own complaint")
 }
 

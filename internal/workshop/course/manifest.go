@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -48,12 +47,12 @@ func (t ManifestTask) Command() string {
 	return fmt.Sprintf("go test -run '%s' .", t.Run)
 }
 
-// unsafeRun finds what a shell would end, split or expand in a run pattern
+// UnsafeRun finds what a shell would end, split or expand in a run pattern
 // inside the quotes its command is printed in — single (Unix, PowerShell)
 // or double (Windows): a quote, a backquote, %, a $ that starts a name or
 // an expression, a control character such as a newline. '|', and a '$'
 // that ends a pattern or its part ('TestMenu$|TestRun'), are literal in both.
-var unsafeRun = regexp.MustCompile("['\"`%\\p{C}]|\\$[^|)/]")
+var UnsafeRun = regexp.MustCompile("['\"`%\\p{C}]|\\$[^|)/]")
 
 // ParseManifest decodes a manifest strictly: a field it does not know is an
 // error, as is a second document.
@@ -93,65 +92,18 @@ func (m *Manifest) Step(dir string) (*ManifestStep, bool) {
 	return nil, false
 }
 
-// Problems checks the manifest on its own: every step named once, with a
-// title and tasks numbered 1, 2, 3…, each with a title, a valid -run pattern
-// and a hints file.
-func (m *Manifest) Problems() []string {
-	var problems []string
-	seen := map[string]bool{}
-	for _, s := range m.Steps {
-		if s.Dir == "" {
-			problems = append(problems, fmt.Sprintf("%s: a step without a dir", ManifestFile))
-			continue
-		}
-		if seen[s.Dir] {
-			problems = append(problems, fmt.Sprintf("%s: step %s is listed twice", ManifestFile, s.Dir))
-		}
-		seen[s.Dir] = true
-		if s.Title == "" {
-			problems = append(problems, fmt.Sprintf("%s: %s has no title (its README's H1)", ManifestFile, s.Dir))
-		}
-		if len(s.Tasks) == 0 {
-			problems = append(problems, fmt.Sprintf("%s: %s has no tasks", ManifestFile, s.Dir))
-		}
-		for i, t := range s.Tasks {
-			where := fmt.Sprintf("%s: %s task %d", ManifestFile, s.Dir, t.Task)
-			if t.Task != i+1 {
-				problems = append(problems, fmt.Sprintf("%s comes where task %d should: number tasks 1, 2, 3… in order", where, i+1))
-			}
-			if t.Title == "" || t.Run == "" || t.Hints == "" {
-				problems = append(problems, where+": title, run and hints are all required")
-			}
-			if _, err := regexp.Compile(t.Run); err != nil {
-				problems = append(problems, fmt.Sprintf("%s: run '%s' is not a valid pattern: %v", where, t.Run, err))
-			} else if strings.Contains(t.Run, "/") {
-				problems = append(problems, fmt.Sprintf("%s: run '%s' names subtests: a task's run selects top-level tests", where, t.Run))
-			}
-			if bad := unsafeRun.FindString(t.Run); bad != "" {
-				problems = append(problems, fmt.Sprintf("%s: run %q holds %q, which a shell would end, split or expand inside the quotes its command is printed in: select the tests without it", where, t.Run, bad))
-			}
-			for _, f := range t.Files {
-				if !filepath.IsLocal(f) || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
-					problems = append(problems, fmt.Sprintf("%s: file %q is not a starter .go file of the step's folder", where, f))
-				}
-			}
-		}
-	}
-	return problems
-}
-
 // ManifestTasks are a step's tasks as the manifest gives them, each with its
 // README section (Section and Line) when the README has a "### Task N".
 func ManifestTasks(ms *ManifestStep, readme string) []Task {
 	sections := map[int]Task{}
-	rt, _ := ReadmeTasks(readme) // ReadmeProblems says what is wrong with it
+	rt, _ := ReadmeTasks(readme) // the integrity check says what is wrong with it
 	for _, t := range rt {
 		sections[t.N] = t
 	}
 	var tasks []Task
 	for _, mt := range ms.Tasks {
 		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints, Patterns: []string{mt.Run}}
-		if !unsafeRun.MatchString(mt.Run) { // else no command to paste: Problems names the pattern
+		if !UnsafeRun.MatchString(mt.Run) { // else no command to paste; the integrity check names the pattern
 			tk.Commands = []string{mt.Command()}
 		}
 		if s, ok := sections[mt.Task]; ok {

@@ -165,30 +165,3 @@ func (m Mistake) Apply(dir string) (map[string]string, error) {
 	}
 	return files, nil
 }
-
-// CatalogProblems checks a catalog without running anything: every entry is
-// under a "## Task N: <title>" of the manifest, has a diff, and applies.
-// counts is the number of entries per task.
-func CatalogProblems(tasks []Task, dir string, entries []Mistake) (problems []string, counts map[int]int) {
-	counts = map[int]int{}
-	titles := map[int]string{}
-	for _, tk := range tasks {
-		titles[tk.N] = tk.Title
-	}
-	for _, m := range entries {
-		name := fmt.Sprintf("%s:%d: task %d, %q", CatalogFile, m.Line, m.Task, m.Title)
-		want, ok := titles[m.Task]
-		switch {
-		case !ok:
-			problems = append(problems, fmt.Sprintf("%s: no task %d in %s (under \"## Task N: <title>\")", name, m.Task, ManifestFile))
-			continue
-		case m.TaskTitle != want:
-			problems = append(problems, fmt.Sprintf("%s: its section says \"## Task %d: %s\", %s says %q", name, m.Task, m.TaskTitle, ManifestFile, want))
-		}
-		counts[m.Task]++
-		if _, err := m.Apply(dir); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
-		}
-	}
-	return problems, counts
-}

@@ -44,15 +44,6 @@ func TestApplyMistake(t *testing.T) {
 
 	_, err = entries[2].Apply(dir)
 	assert.ErrorContains(t, err, "hunk 1 of add.go matches 2 times, want exactly once", "a hunk that matches twice")
-
-	tasks := []Task{{N: 1, Title: "Add", Files: []string{"add.go"}}, {N: 2, Title: "Watch"}}
-	problems, counts := CatalogProblems(tasks, dir, entries)
-	assert.Equal(t, map[int]int{1: 2, 2: 1}, counts, "counts per task")
-	assert.Equal(t, []string{
-		`MISTAKES.md:34: task 2, "Matches twice": its section says "## Task 2: Watching", course.yaml says "Watch"`,
-		"MISTAKES.md:34: task 2, \"Matches twice\": hunk 1 of add.go matches 2 times, want exactly once:\n\t\tn++",
-	}, problems, "CatalogProblems")
-	assert.Equal(t, []string{"task 1 has 2 catalog entries, want at least 3"}, ShortTasks(tasks, counts), "task 2 has no files: it needs none")
 }
 
 func TestSkippedNamesTheSkips(t *testing.T) {

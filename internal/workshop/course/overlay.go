@@ -8,12 +8,12 @@ package course
 // mistake of a catalog is one more change to the solution's files.
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // SolutionOverlay is the overlay that puts each step's solution over it, as
@@ -25,11 +25,11 @@ func SolutionOverlay(root string, steps []Step, changed map[string]string, tmp s
 	replace := map[string]string{}
 	for _, step := range steps {
 		solDir := step.SolutionDir(root)
-		sol, err := goFiles(solDir, false)
+		sol, err := GoFiles(solDir, false)
 		if err != nil {
 			return nil, fmt.Errorf("reading the solution of %s: %w", step.Name, err)
 		}
-		mine, err := goFiles(step.Dir, false)
+		mine, err := GoFiles(step.Dir, false)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", step.Name, err)
 		}
@@ -61,8 +61,10 @@ func SolutionOverlay(root string, steps []Step, changed map[string]string, tmp s
 }
 
 // WriteSolutionOverlay writes SolutionOverlay's overlay of steps to the
-// file path: for `go test -overlay path ./NN-…` (CI builds
-// the steps' test binaries for Windows and macOS with it).
+// file path, for `go test -overlay path ./NN-…`. solutions/integrity_test.go
+// runs every step's tests on its solution with it (TestSolutions), and
+// writes it for CI (TestSolutionOverlay), which builds the steps' test
+// binaries for Windows and macOS with it.
 func WriteSolutionOverlay(root string, steps []Step, path string) error {
 	return writeOverlay(path, root, steps, nil)
 }
@@ -95,30 +97,18 @@ func overlayFile(root string, steps []Step, changed map[string]string) (path str
 	return path, cleanup, nil
 }
 
-// TestSolutions runs the step's tests on each solution, put over its step
-// with go test -overlay, in one `go test -json args… -overlay … ./NN-…`: each
-// step's run, by step name, and go's own complaints, if any.
-func TestSolutions(ctx context.Context, g Go, root string, steps []Step, args ...string) (map[string]*TestRun, string, error) {
-	g.Dir = root
-	overlay, cleanup, err := overlayFile(root, steps, nil)
+// GoFiles lists the names of a folder's *_test.go files (tests) or of its
+// other .go files (!tests), sorted.
+func GoFiles(dir string, tests bool) ([]string, error) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, "", fmt.Errorf("writing the solutions' overlay: %w", err)
+		return nil, err
 	}
-	defer cleanup()
-	modPath, err := ModulePath(root)
-	if err != nil {
-		return nil, "", err
-	}
-	args = append(args, "-overlay="+overlay)
-	for _, s := range steps {
-		args = append(args, "./"+s.Name)
-	}
-	runs, stderr := g.TestJSON(ctx, args...)
-	out := map[string]*TestRun{}
-	for _, s := range steps {
-		if run := pick(runs, modPath+"/"+s.Name); run != nil {
-			out[s.Name] = run
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && strings.HasSuffix(n, "_test.go") == tests {
+			names = append(names, n)
 		}
 	}
-	return out, stderr, ctx.Err()
+	return names, nil
 }

@@ -17,7 +17,6 @@ import (
 
 // A Verdict is what the tests made of one mistake.
 type Verdict struct {
-	Step     string
 	Mistake  Mistake
 	Rejected bool
 	Problem  string        // why the entry is bad: it does not apply, does not build, or the tests accept it
@@ -25,22 +24,17 @@ type Verdict struct {
 	Took     time.Duration // of its go command
 }
 
-// Line is the verdict in a line, naming step, task and entry.
-func (v Verdict) Line() string {
-	mark := "REJECTED"
-	if !v.Rejected {
-		mark = "BAD"
-	}
-	return fmt.Sprintf("%s %s task %d %q (%.1fs)", mark, v.Step, v.Mistake.Task, v.Mistake.Title, v.Took.Seconds())
-}
+// MutantsAtOnce is how many mutants ProveMistakes runs at a time: each is a
+// build and a test binary, and the machine is shared.
+const MutantsAtOnce = 2
 
 // ProveMistakes applies each mistake to the step's solution, puts it over
-// the step and runs its task's tests on it, parallel at a time; done hears of each verdict as it
-// comes. The verdicts are in the entries' order.
-func ProveMistakes(ctx context.Context, g Go, root string, step Step, tasks []Task, entries []Mistake, parallel int, done func(Verdict)) []Verdict {
+// the step and runs its task's tests on it, MutantsAtOnce at a time; done
+// hears of each verdict as it comes. The verdicts are in the entries' order.
+func ProveMistakes(ctx context.Context, g Go, root string, step Step, tasks []Task, entries []Mistake, done func(Verdict)) []Verdict {
 	g.Dir = root
 	verdicts := make([]Verdict, len(entries))
-	sem := make(chan struct{}, max(parallel, 1))
+	sem := make(chan struct{}, MutantsAtOnce)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i, m := range entries {
@@ -61,7 +55,7 @@ func ProveMistakes(ctx context.Context, g Go, root string, step Step, tasks []Ta
 }
 
 func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m Mistake) (v Verdict) {
-	v = Verdict{Step: step.Name, Mistake: m}
+	v = Verdict{Mistake: m}
 	i := slices.IndexFunc(tasks, func(tk Task) bool { return tk.N == m.Task })
 	if i < 0 {
 		v.Problem = fmt.Sprintf("no task %d in %s", m.Task, ManifestFile)

@@ -1,7 +1,6 @@
 package course
 
-// A step's README: its tasks' sections, and the TODO(task N) markers of its
-// starter. Pure functions of text, tested by
+// A step's README: its tasks' sections. Pure functions of text, tested by
 // readme_test.go.
 
 import (
@@ -24,17 +23,9 @@ type Task struct {
 	Hints    string   // the manifest's hints file, relative to the step's folder
 }
 
-// A Todo is a "TODO(task N)" marker in a starter's source.
-type Todo struct {
-	File string
-	Line int
-	N    int
-}
-
 var (
 	tasksHeading = regexp.MustCompile(`^##\s+Tasks\s*$`)
 	taskHeading  = regexp.MustCompile(`^###\s+Task\s+(\d+)\b[:.\s—-]*(.*)$`)
-	todoMarker   = regexp.MustCompile(`TODO\(\s*task\s*([^)]*)\)`)
 )
 
 // ReadmeTasks returns the tasks of the "## Tasks" section of a README, in the
@@ -87,20 +78,4 @@ func fenced(lines []string) []bool {
 		in[i] = fence != ""
 	}
 	return in
-}
-
-// ScanTODOs finds the TODO(task N) markers in a file's source. A marker whose
-// task is not a number is reported with N = 0.
-func ScanTODOs(file, src string) []Todo {
-	var todos []Todo
-	for i, line := range strings.Split(src, "\n") {
-		for _, m := range todoMarker.FindAllStringSubmatch(line, -1) {
-			n, err := strconv.Atoi(strings.TrimSpace(m[1]))
-			if err != nil || n < 1 {
-				n = 0
-			}
-			todos = append(todos, Todo{File: file, Line: i + 1, N: n})
-		}
-	}
-	return todos
 }

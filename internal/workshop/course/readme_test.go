@@ -1,7 +1,7 @@
 package course
 
-// The README and TODO parsing of the integrity check, proved on good and bad
-// fixtures: a check that cannot fail proves nothing.
+// A README's tasks and their sections, and which tests a -run pattern
+// selects.
 
 import (
 	"strings"
@@ -44,21 +44,6 @@ func TestReadmeTasks(t *testing.T) {
 		_, err := ReadmeTasks("# Step\n\n### Task 1: x\n\ngo test -run 'TestX' .\n")
 		assert.ErrorContains(t, err, `no "## Tasks" section`, "readmeTasks of a README without ## Tasks")
 	})
-}
-
-func TestTODOs(t *testing.T) {
-	src := "package stock\n\n" +
-		"// TODO(task 1): encode the stock as JSON. See encoding/json.\n" +
-		"func a() {} // TODO(task 2): one. TODO(task 9): two on a line\n" +
-		"// TODO(task two): not a number\n" +
-		"// TODO: a plain TODO is not a task marker\n"
-	todos := ScanTODOs("stock.go", src)
-	assert.Equal(t, []Todo{
-		{File: "stock.go", Line: 3, N: 1},
-		{File: "stock.go", Line: 4, N: 2},
-		{File: "stock.go", Line: 4, N: 9},
-		{File: "stock.go", Line: 5, N: 0},
-	}, todos, "scanTODOs")
 }
 
 func TestSelects(t *testing.T) {

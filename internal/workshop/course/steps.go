@@ -1,7 +1,7 @@
 // Package course is what the workshop's runner (go tool workshop) and its
 // integrity check (go test ./solutions/...) know about the course: its steps,
-// their README tasks, hints and TODOs, how to run their tests and read the
-// results, and the checks that prove every step is a fair exercise.
+// their tasks and hints, how to run their tests and read the results, and
+// its mistake catalogs.
 package course
 
 import (

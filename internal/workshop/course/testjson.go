@@ -1,9 +1,8 @@
 package course
 
-// Reading `go test -json` (test2json events) and telling a starter that fails
-// the way an exercise should — by failing assertions, quickly — from one that
-// does not build, panics, hangs or fails outside any test. Pure functions,
-// tested by testrun_check_test.go.
+// Reading `go test -json` (test2json events): what each package's run did,
+// test by test, and where a crash happened. Pure functions, tested by
+// testjson_test.go.
 
 import (
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"time"
 )
 
 // event is one line of `go test -json` (see `go doc cmd/test2json`).
@@ -114,27 +112,6 @@ func (r TestRun) testsWithOutput() []string {
 	return slices.Compact(names)
 }
 
-// StarterProblem says why a starter's run is not the red an exercise should
-// start with, or returns nil if its tests failed by assertions within budget.
-func StarterProblem(r TestRun, budget time.Duration) error {
-	if p := RunProblem(&r, ""); p != "" {
-		return fmt.Errorf("%s\n(a starter must build, and its stubs fail fast: return an error or 501, never block or panic)", p)
-	}
-	switch {
-	case r.Result == "pass":
-		return fmt.Errorf("its tests pass on the starter: an exercise must start red, its tests failing until the tasks are done")
-	case r.Result == "skip":
-		return fmt.Errorf("it has no tests to fail (package skipped: no test files?)")
-	case len(r.Failed) == 0:
-		return fmt.Errorf("the test binary failed, but no test did: something outside the tests (TestMain, an init, os.Exit in a test) made it fail:\n%s",
-			indent(tail(r.Output, 25)))
-	}
-	if elapsed := time.Duration(r.Elapsed * float64(time.Second)); elapsed > budget {
-		return fmt.Errorf("its tests took %v to fail, over the budget of %v: a learner's red run must take seconds — a stub or a test waits on real time", elapsed.Round(time.Millisecond), budget)
-	}
-	return nil
-}
-
 // crashExcerpt quotes what matters of a crash, up to max lines: the crash
 // line and the lines that follow it up to a blank line (for a time-out, the
 // tests still running), then the stack of each goroutine that passes through
@@ -194,24 +171,4 @@ func tail(lines []string, n int) string {
 
 func indent(s string) string {
 	return "\t" + strings.ReplaceAll(s, "\n", "\n\t")
-}
-
-// SolutionProblem says why a solution's run is not green, or returns "".
-func SolutionProblem(run TestRun) string {
-	if p := RunProblem(&run, ""); p != "" {
-		return p
-	}
-	switch {
-	case run.Result == "pass":
-		return ""
-	case run.Result == "skip":
-		return "the solution has no tests"
-	case len(run.Failed) == 0:
-		return fmt.Sprintf("the tests did not pass (result %q):\n%s", run.Result, indent(tail(run.Output, 40)))
-	}
-	var lines []string // the innermost failures' output: their assertions
-	for _, name := range run.Failed {
-		lines = append(lines, run.ByTest[name]...)
-	}
-	return fmt.Sprintf("%d tests and subtests fail (%s):\n%s", len(run.Failed), strings.Join(run.Failed, ", "), indent(tail(lines, 40)))
 }

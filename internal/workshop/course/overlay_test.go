@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestSolutionTestProblems(t *testing.T) {
+func TestSolutionOverlay(t *testing.T) {
 	root := t.TempDir()
 	step := Step{Name: "01-stock", Num: 1, Dir: filepath.Join(root, "01-stock")}
 	solution := step.SolutionDir(root)
@@ -24,17 +24,6 @@ func TestSolutionTestProblems(t *testing.T) {
 	write(solution, "stock_unix.go", "package stock // the step has no stock_unix.go\n")
 	write(step.Dir, "stock_test.go", "package stock\n")
 
-	problems, err := SolutionTestProblems(step, solution)
-	require.NoError(t, err, "SolutionTestProblems")
-	assert.Empty(t, problems, "tests in the step alone")
-
-	write(solution, "stock_test.go", "package stock\n")
-	problems, err = SolutionTestProblems(step, solution)
-	require.NoError(t, err, "SolutionTestProblems")
-	require.Len(t, problems, 1, "a test file in the solution: %q", problems)
-	assert.Contains(t, problems[0], "solutions/01-stock/stock_test.go: a step's tests live in the step's folder alone", "the message")
-	require.NoError(t, os.Remove(filepath.Join(solution, "stock_test.go")), "removing it")
-
 	changed := map[string]string{filepath.Join(solution, "stock.go"): "package stock // a mistake\n"}
 	tmp := t.TempDir()
 	replace, err := SolutionOverlay(root, []Step{step}, changed, tmp)
@@ -44,19 +33,10 @@ func TestSolutionTestProblems(t *testing.T) {
 		require.NoError(t, err, "Abs")
 		return a
 	}
-	require.Len(t, replace, 3, "the overlay: %v", replace)
+	require.Len(t, replace, 3, "the overlay, the step's test file left alone: %v", replace)
 	assert.Equal(t, "", replace[abs(filepath.Join(step.Dir, "old.go"))], "a step file the solution lacks is deleted")
 	assert.Equal(t, abs(filepath.Join(solution, "stock_unix.go")), replace[abs(filepath.Join(step.Dir, "stock_unix.go"))], "a solution file the step lacks is added")
 	got, err := os.ReadFile(replace[abs(filepath.Join(step.Dir, "stock.go"))])
 	require.NoError(t, err, "reading the changed file")
 	assert.Equal(t, "package stock // a mistake\n", string(got), "a changed solution file is read from its new content")
-
-	empty := Step{Name: "02-empty", Dir: t.TempDir()}
-	problems, err = SolutionTestProblems(empty, t.TempDir())
-	require.NoError(t, err, "SolutionTestProblems of an empty step")
-	assert.Equal(t, []string{"the step has no *_test.go file", "solutions/02-empty has no .go file to put over the step"}, problems, "a step without tests")
-
-	todos, err := StarterTODOs(step.Dir)
-	require.NoError(t, err, "starterTODOs")
-	assert.Equal(t, []Todo{{File: "stock.go", Line: 1, N: 1}}, todos, "TODOs of the starter, not of its tests")
 }
