@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -141,7 +142,7 @@ func proveCatalog(t *testing.T, root string, step course.Step) []string {
 		problems = append(problems, file+": "+s)
 	}
 
-	g := course.Go{Dir: root}
+	g := gotest.Go{Dir: root}
 	overlay := filepath.Join(t.TempDir(), "overlay.json")
 	if err := course.WriteSolutionOverlay(root, []course.Step{step}, overlay); err != nil {
 		return append(problems, "writing the overlay: "+err.Error())

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -173,30 +174,30 @@ func TestSelectionProblems(t *testing.T) {
 // a run that crashed or hung is told, and quoted, is course.RunProblem's,
 // tested there.)
 func TestStarterProblem(t *testing.T) {
-	red := course.TestRun{Result: "fail", Elapsed: 0.021, Ran: []string{"TestA", "TestA/sub", "TestB"}, Failed: []string{"TestA/sub", "TestA"}}
+	red := gotest.TestRun{Result: "fail", Elapsed: 0.021, Ran: []string{"TestA", "TestA/sub", "TestB"}, Failed: []string{"TestA/sub", "TestA"}}
 	assert.Empty(t, starterProblem(&red, "", time.Second), "failing assertions within budget are the right red")
 
 	for _, tc := range []struct {
 		name   string
-		run    course.TestRun
+		run    gotest.TestRun
 		stderr string
 		budget time.Duration
 		want   []string // fragments of the message
 	}{
-		{"tests that pass", course.TestRun{Result: "pass", Ran: []string{"TestA"}}, "", time.Second,
+		{"tests that pass", gotest.TestRun{Result: "pass", Ran: []string{"TestA"}}, "", time.Second,
 			[]string{"its tests pass on the starter: an exercise must start red"}},
-		{"no tests", course.TestRun{Result: "skip"}, "", time.Second,
+		{"no tests", gotest.TestRun{Result: "skip"}, "", time.Second,
 			[]string{"it has no tests to fail"}},
-		{"a build failure", course.TestRun{Result: "fail", BuildFailed: true, BuildOutput: "f_test.go:3:28: undefined: undefinedThing\n"}, "", time.Second,
+		{"a build failure", gotest.TestRun{Result: "fail", BuildFailed: true, BuildOutput: "f_test.go:3:28: undefined: undefinedThing\n"}, "", time.Second,
 			[]string{"the step does not build", "undefined: undefinedThing", "a starter must build"}},
-		{"a panic", course.TestRun{Result: "fail", Ran: []string{"TestA"}, Failed: []string{"TestA"},
+		{"a panic", gotest.TestRun{Result: "fail", Ran: []string{"TestA"}, Failed: []string{"TestA"},
 			ByTest: map[string][]string{"TestA": {"panic: assignment to entry in nil map"}}, Output: []string{"panic: assignment to entry in nil map"}}, "", time.Second,
 			[]string{"the tests crashed in TestA (panic: assignment to entry in nil map)", "never block or panic"}},
-		{"a failure outside any test", course.TestRun{Result: "fail", Output: []string{"setup failed", "FAIL\tfx/testmain\t0.020s"}}, "", time.Second,
+		{"a failure outside any test", gotest.TestRun{Result: "fail", Output: []string{"setup failed", "FAIL\tfx/testmain\t0.020s"}}, "", time.Second,
 			[]string{"the test binary failed, but no test did", "TestMain", "setup failed"}},
 		{"a red run over budget", red, "", 10 * time.Millisecond,
 			[]string{"its tests took 21ms to fail, over the budget of 10ms"}},
-		{"no result at all", course.TestRun{}, "go: cannot find main module\n", time.Second,
+		{"no result at all", gotest.TestRun{}, "go: cannot find main module\n", time.Second,
 			[]string{"go test gave no result", "cannot find main module"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

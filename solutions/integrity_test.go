@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 
 	// Build order, not code. go test ./solutions/... starts these tests as
@@ -50,7 +51,7 @@ func moduleRoot(t *testing.T) string {
 	if err != nil {
 		t.Fatalf("finding the working folder: %v", err)
 	}
-	root, err := course.ModuleRoot(wd)
+	root, err := gotest.ModuleRoot(wd)
 	if err != nil {
 		t.Fatalf("finding the module's root from %s: %v", wd, err)
 	}
@@ -58,8 +59,8 @@ func moduleRoot(t *testing.T) string {
 }
 
 // byPackage maps the runs of a go test -json by their package's import path.
-func byPackage(runs []*course.TestRun) map[string]*course.TestRun {
-	m := map[string]*course.TestRun{}
+func byPackage(runs []*gotest.TestRun) map[string]*gotest.TestRun {
+	m := map[string]*gotest.TestRun{}
 	for _, r := range runs {
 		m[r.Package] = r
 	}
@@ -67,8 +68,8 @@ func byPackage(runs []*course.TestRun) map[string]*course.TestRun {
 }
 
 // logGo logs each go command the check runs, and how long it took.
-func logGo(t *testing.T, root string) course.Go {
-	return course.Go{Dir: root, Log: func(cmd string, took time.Duration) { t.Logf("%s (%.1fs)", cmd, took.Seconds()) }}
+func logGo(t *testing.T, root string) gotest.Go {
+	return gotest.Go{Dir: root, Log: func(cmd string, took time.Duration) { t.Logf("%s (%.1fs)", cmd, took.Seconds()) }}
 }
 
 // TestSolutions runs every step's tests on its solution: the solution's
@@ -82,7 +83,7 @@ func TestSolutions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("listing the steps: %v", err)
 	}
-	modPath, err := course.ModulePath(root)
+	modPath, err := gotest.ModulePath(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestIntegrity(t *testing.T) {
 	// -p: a starter's tests mostly wait (for a deadline, a socket) rather
 	// than compute, so run every starter's binary at once, not GOMAXPROCS
 	// at a time.
-	modPath, err := course.ModulePath(root)
+	modPath, err := gotest.ModulePath(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,11 +216,11 @@ func TestIntegrity(t *testing.T) {
 			pkgs = append(pkgs, "./"+step.Name)
 		}
 	}
-	var runs map[string]*course.TestRun // by import path; nil: the starters were not run (-short)
+	var runs map[string]*gotest.TestRun // by import path; nil: the starters were not run (-short)
 	var stderr string
 	if !testing.Short() && len(pkgs) > 0 { // else every step lacks its solution, or its manifest entry
 		parallel := fmt.Sprintf("-p=%d", max(runtime.GOMAXPROCS(0), min(len(pkgs), 8)))
-		var out []*course.TestRun
+		var out []*gotest.TestRun
 		out, stderr = logGo(t, root).TestJSON(t.Context(), append([]string{"-count=1", parallel, "-timeout", starterTimeout}, pkgs...)...)
 		runs = byPackage(out)
 	}
@@ -228,9 +229,9 @@ func TestIntegrity(t *testing.T) {
 		if !ok {
 			continue // folderProblems said so
 		}
-		var run *course.TestRun
+		var run *gotest.TestRun
 		if runs != nil {
-			run = cmp.Or(runs[modPath+"/"+step.Name], &course.TestRun{}) // none: RunProblem says go test gave no result
+			run = cmp.Or(runs[modPath+"/"+step.Name], &gotest.TestRun{}) // none: RunProblem says go test gave no result
 		}
 		t.Run(step.Name, func(t *testing.T) { checkStep(t, root, step, ms, run, stderr) })
 	}
@@ -239,7 +240,7 @@ func TestIntegrity(t *testing.T) {
 // checkStep runs the checks of one step, each a subtest named for what it
 // proves. run is its starter's run (nil under -short); stderr is go test's
 // own complaints.
-func checkStep(t *testing.T, root string, step course.Step, ms *course.ManifestStep, run *course.TestRun, stderr string) {
+func checkStep(t *testing.T, root string, step course.Step, ms *course.ManifestStep, run *gotest.TestRun, stderr string) {
 	check := func(name string, problems ...string) {
 		t.Run(name, func(t *testing.T) {
 			for _, p := range problems {
@@ -330,7 +331,7 @@ func checkStep(t *testing.T, root string, step course.Step, ms *course.ManifestS
 
 // starterProblem says why a starter's run is not the red an exercise should
 // start with, or returns "" if its tests failed by assertions within budget.
-func starterProblem(r *course.TestRun, stderr string, budget time.Duration) string {
+func starterProblem(r *gotest.TestRun, stderr string, budget time.Duration) string {
 	if p := course.RunProblem(r, stderr); p != "" {
 		return p + "\n(a starter must build, and its stubs fail fast: return an error or 501, never block or panic)"
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 )
 
 // Goal is one of the lab's stated targets, and whether this run met it. A
@@ -117,14 +117,14 @@ var ownProgress = func(ctx context.Context, root string, dirs []string) (map[str
 	for _, dir := range dirs {
 		args = append(args, "./"+dir)
 	}
-	runs, _ := course.Go{Dir: root}.TestJSON(ctx, args...)
+	runs, _ := gotest.Go{Dir: root}.TestJSON(ctx, args...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	unfinished := map[string]string{}
 	for _, dir := range dirs {
 		passed, n := 0, 0
-		i := slices.IndexFunc(runs, func(r *course.TestRun) bool { return path.Base(r.Package) == dir })
+		i := slices.IndexFunc(runs, func(r *gotest.TestRun) bool { return path.Base(r.Package) == dir })
 		if i >= 0 && runs[i].Result == "pass" {
 			continue
 		}

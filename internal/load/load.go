@@ -17,9 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"golang.org/x/term"
-
-	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
 // Main runs the lab with its command-line arguments and returns the
@@ -152,7 +151,7 @@ type Report struct {
 // report.
 func lab(ctx context.Context, s Setup, p *progress) (*Report, error) {
 	began := time.Now()
-	root, err := course.ModuleRoot(".") // the go.mod's folder that holds the working folder
+	root, err := gotest.ModuleRoot(".") // the go.mod's folder that holds the working folder
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
@@ -24,7 +25,7 @@ type app struct {
 	stderr   io.Writer
 	cacheDir string // the results of the steps' tests and vet
 	stateDir string // the hints shown, and what reset kept
-	g        course.Go
+	g        gotest.Go
 	wd       string   // the folder the runner was started in
 	windows  bool     // print commands for Windows' shells
 	term     terminal // where watch draws its screen; none: plain output
@@ -37,7 +38,7 @@ func newApp(stdout, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := course.ModuleRoot(wd)
+	root, err := gotest.ModuleRoot(wd)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func newAppAt(root, cacheDir string, stdin io.Reader, stdout, stderr io.Writer) 
 	if len(steps) == 0 {
 		return nil, fmt.Errorf("no step folder (%s) in %s: run go tool workshop inside the workshop's repository", course.StepGlob, root)
 	}
-	return &app{root: root, wd: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, stateDir: cacheDir, g: course.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
+	return &app{root: root, wd: root, steps: steps, stdin: stdin, stdout: stdout, stderr: stderr, cacheDir: cacheDir, stateDir: cacheDir, g: gotest.Go{Dir: root}, windows: runtime.GOOS == "windows"}, nil
 }
 
 func (a *app) cache() course.Cache { return course.Cache{Dir: a.cacheDir} }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
@@ -199,7 +200,7 @@ func withRace(cmd string) string {
 
 // failureText is what a failed test printed, without go test's "=== RUN"
 // chatter.
-func failureText(run *course.TestRun, test string) string {
+func failureText(run *gotest.TestRun, test string) string {
 	var out []string
 	for _, l := range run.ByTest[test] {
 		if !strings.HasPrefix(strings.TrimSpace(l), "=== ") {

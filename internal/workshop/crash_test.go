@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/icecreamcorp/go-cancellation-workshop/internal/workshop/course"
 )
 
@@ -96,7 +97,7 @@ func TestCheckBlamesTheFile(t *testing.T) {
 // task's test first, is not shown failed.
 func TestNotRun(t *testing.T) {
 	t.Parallel()
-	st := &course.StepStatus{Problem: "the tests crashed in TestB (panic: …)", CrashTask: 2, Run: &course.TestRun{Ran: []string{"TestA", "TestB"}}}
+	st := &course.StepStatus{Problem: "the tests crashed in TestB (panic: …)", CrashTask: 2, Run: &gotest.TestRun{Ran: []string{"TestA", "TestB"}}}
 	v := &verdict{st: st}
 	assert.False(t, v.notRun(course.TaskResult{N: 1, Tests: []string{"TestA"}}), "task 1's test ran")
 	assert.False(t, v.notRun(course.TaskResult{N: 2, Tests: []string{"TestB"}}), "task 2 crashed")

@@ -108,7 +108,8 @@ func TestLoadPassesSignalsOn(t *testing.T) {
 }
 
 // The runner links none of the lab: go list -deps of the runner names no
-// package of the lab, hey, x/net or crypto/tls.
+// package of the lab, hey, x/net or crypto/tls. What both need is
+// internal/gotest, and the lab links none of the runner either.
 func TestRunnerDoesNotLinkTheLab(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not on the PATH")
@@ -120,6 +121,13 @@ func TestRunnerDoesNotLinkTheLab(t *testing.T) {
 			if dep == banned || strings.HasPrefix(dep, banned+"/") {
 				assert.Fail(t, "the runner links the lab", "go list -deps lists %s: the lab is go tool lab, which go tool workshop load runs", dep)
 			}
+		}
+	}
+	out, err = exec.Command("go", "list", "-deps", "../load/cmd/lab").CombinedOutput()
+	require.NoError(t, err, "go list -deps ../load/cmd/lab: %s", out)
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/icecreamcorp/go-cancellation-workshop/internal/workshop") {
+			assert.Fail(t, "the lab links the runner", "go list -deps lists %s: what both need belongs in internal/gotest", dep)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 )
 
 // A Cache keeps step results by hash, in a folder of the runner's state
@@ -73,7 +75,7 @@ func (c Cache) loadVet(hash string) (string, bool) {
 
 // runVet runs go vet (every analyzer) on a step, whatever the cache holds,
 // and caches its complaint ("" when clean) by hash.
-func runVet(ctx context.Context, g Go, root string, step Step, hash string, cache Cache) (string, error) {
+func runVet(ctx context.Context, g gotest.Go, root string, step Step, hash string, cache Cache) (string, error) {
 	g.Dir = root
 	stdout, stderr, err := g.Run(ctx, "vet", "./"+step.Name)
 	if ctx.Err() != nil {

@@ -13,12 +13,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 )
 
 // CrashTask returns the task a crash of the run belongs to, or 0 when the
 // run did not crash or nothing names a task.
-func CrashTask(run *TestRun, step string, tasks []Task) int {
-	line, test, ok := run.crash()
+func CrashTask(run *gotest.TestRun, step string, tasks []Task) int {
+	line, test, ok := run.Crash()
 	if !ok {
 		return 0
 	}
@@ -33,7 +35,7 @@ func CrashTask(run *TestRun, step string, tasks []Task) int {
 
 // RaceTask returns the task the run's first data race report belongs to,
 // or 0 when there is none (or nothing names a task).
-func RaceTask(run *TestRun, step string, tasks []Task) int {
+func RaceTask(run *gotest.TestRun, step string, tasks []Task) int {
 	report, test := raceReport(run)
 	if len(report) == 0 {
 		return 0
@@ -42,7 +44,7 @@ func RaceTask(run *TestRun, step string, tasks []Task) int {
 }
 
 // RaceReport is the run's first data race report, "" when there is none.
-func RaceReport(run *TestRun) string {
+func RaceReport(run *gotest.TestRun) string {
 	report, _ := raceReport(run)
 	return strings.Join(report, "\n")
 }
@@ -51,11 +53,11 @@ const raceWarning = "WARNING: DATA RACE"
 
 // raceReport returns the lines of the run's first race report, from its
 // warning to the closing "=====" line, and the test whose output holds it.
-func raceReport(run *TestRun) (report []string, test string) {
+func raceReport(run *gotest.TestRun) (report []string, test string) {
 	if run == nil {
 		return nil, ""
 	}
-	for _, name := range run.testsWithOutput() {
+	for _, name := range run.TestsWithOutput() {
 		lines := run.ByTest[name]
 		i := slices.IndexFunc(lines, func(l string) bool { return strings.TrimSpace(l) == raceWarning })
 		if i < 0 {

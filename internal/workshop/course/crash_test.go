@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,13 +55,13 @@ func TestCrashTask(t *testing.T) {
 	assert.False(t, res[1].Done, "the race fails the task whose run selects its test")
 	assert.Contains(t, res[1].Failed, "TestRace", "and names the test")
 	deadlock := readRun(t, "deadlock")
-	line, _, _ := deadlock.crash()
+	line, _, _ := deadlock.Crash()
 	first := strings.Join(strings.Split(crashExcerpt(deadlock, line, 40), "\n")[:6], "\n")
 	assert.Contains(t, first, "work.go:17", "a deadlock's excerpt shows first the goroutine stuck in the step's code")
 	assert.Equal(t, []string{"TestHang"}, timedOut(readRun(t, "hang").Output, "panic: test timed out after 3s"), "timedOut")
 }
 
-func readRun(t *testing.T, name string) TestRun {
+func readRun(t *testing.T, name string) gotest.TestRun {
 	t.Helper()
 	f, err := os.Open("testdata/crash/" + name + ".json")
 	require.NoError(t, err, "opening the fixture")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -47,7 +48,7 @@ func TestApplyMistake(t *testing.T) {
 }
 
 func TestSkippedNamesTheSkips(t *testing.T) {
-	run := &TestRun{
+	run := &gotest.TestRun{
 		Ran:     []string{"TestA", "TestA/hangup", "TestB"},
 		Outcome: map[string]string{"TestA": "pass", "TestA/hangup": "skip", "TestB": "pass"},
 		ByTest:  map[string][]string{"TestA/hangup": {"=== RUN   TestA/hangup\n", "    a_test.go:9: started with hangup ignored (nohup)\n", "--- SKIP: TestA/hangup (0.00s)\n"}},
@@ -55,7 +56,7 @@ func TestSkippedNamesTheSkips(t *testing.T) {
 	if got, want := skipped(run), " — or a test skipped here: TestA/hangup (a_test.go:9: started with hangup ignored (nohup))"; got != want {
 		t.Errorf("skipped = %q, want %q", got, want)
 	}
-	if got := skipped(&TestRun{Ran: []string{"TestA"}, Outcome: map[string]string{"TestA": "pass"}}); got != "" {
+	if got := skipped(&gotest.TestRun{Ran: []string{"TestA"}, Outcome: map[string]string{"TestA": "pass"}}); got != "" {
 		t.Errorf("skipped(no skips) = %q, want \"\"", got)
 	}
 }

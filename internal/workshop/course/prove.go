@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 )
 
 // A Verdict is what the tests made of one mistake.
@@ -31,7 +33,7 @@ const MutantsAtOnce = 2
 // ProveMistakes applies each mistake to the step's solution, puts it over
 // the step and runs its task's tests on it, MutantsAtOnce at a time; done
 // hears of each verdict as it comes. The verdicts are in the entries' order.
-func ProveMistakes(ctx context.Context, g Go, root string, step Step, tasks []Task, entries []Mistake, done func(Verdict)) []Verdict {
+func ProveMistakes(ctx context.Context, g gotest.Go, root string, step Step, tasks []Task, entries []Mistake, done func(Verdict)) []Verdict {
 	g.Dir = root
 	verdicts := make([]Verdict, len(entries))
 	sem := make(chan struct{}, MutantsAtOnce)
@@ -54,7 +56,7 @@ func ProveMistakes(ctx context.Context, g Go, root string, step Step, tasks []Ta
 	return verdicts
 }
 
-func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m Mistake) (v Verdict) {
+func proveOne(ctx context.Context, g gotest.Go, root string, step Step, tasks []Task, m Mistake) (v Verdict) {
 	v = Verdict{Mistake: m}
 	i := slices.IndexFunc(tasks, func(tk Task) bool { return tk.N == m.Task })
 	if i < 0 {
@@ -93,8 +95,8 @@ func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m
 		args = append(args, "-race")
 	}
 	runs, stderr := g.TestJSON(ctx, append(args, pkg)...)
-	modPath, _ := ModulePath(root)
-	run := pick(runs, modPath+"/"+step.Name)
+	modPath, _ := gotest.ModulePath(root)
+	run := gotest.Pick(runs, modPath+"/"+step.Name)
 	switch {
 	case run.BuildFailed:
 		v.Problem = "the mutant does not build:\n" + indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 10))
@@ -111,8 +113,8 @@ func proveOne(ctx context.Context, g Go, root string, step Step, tasks []Task, m
 // FirstFailure is the first failure of a run, as a learner would read it, in
 // at most max lines: a crash's first lines, else the first failing test's
 // (innermost) output without go test's chatter.
-func FirstFailure(run TestRun, max int) string {
-	if line, _, ok := run.crash(); ok {
+func FirstFailure(run gotest.TestRun, max int) string {
+	if line, _, ok := run.Crash(); ok {
 		return crashExcerpt(run, line, max)
 	}
 	var out []string
@@ -136,7 +138,7 @@ func FirstFailure(run TestRun, max int) string {
 
 // skipped says which tests of an accepting run skipped, and why: a test that
 // skips here (under nohup, say) may be the one that rejects the mutant.
-func skipped(run *TestRun) string {
+func skipped(run *gotest.TestRun) string {
 	var names []string
 	why := ""
 	for _, name := range run.Ran {

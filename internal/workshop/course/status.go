@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 )
 
 // StepStatus is where a learner stands in one step.
@@ -28,8 +30,8 @@ type StepStatus struct {
 	// Vet is go vet's complaint about the step ("" when vet is clean, or was
 	// not run: Statuses runs it for a step whose tasks are all done). It is
 	// cached apart from the tests' results (Cache.loadVet), by the same hash.
-	Vet string   `json:"-"`
-	Run *TestRun `json:"-"` // the run it comes from; nil when it came from the cache
+	Vet string          `json:"-"`
+	Run *gotest.TestRun `json:"-"` // the run it comes from; nil when it came from the cache
 }
 
 // Done counts the tasks done.
@@ -59,7 +61,7 @@ func (s *StepStatus) Finished() bool {
 // binary go build leaves there), the module's go.mod and go.sum, course.yaml
 // (its tasks and their patterns: while it is broken, the result is that
 // error), and the non-test Go files under internal/ (the test kit; the
-// runner and the lab aside).
+// runner, the lab and gotest aside).
 func StepHash(root string, step Step) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", runtime.Version(), step.Name)
@@ -93,7 +95,7 @@ func StepHash(root string, step Step) (string, error) {
 		}
 	}
 	if err == nil {
-		err = walk(filepath.Join(root, "internal"), []string{"workshop", "load", "testdata"}, func(name string) bool {
+		err = walk(filepath.Join(root, "internal"), []string{"workshop", "load", "gotest", "testdata"}, func(name string) bool {
 			return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
 		})
 	}
@@ -104,7 +106,7 @@ func StepHash(root string, step Step) (string, error) {
 // when nothing changed, otherwise from one `go test -json` run over every
 // step that changed. A step whose tasks all pass is vetted too (go vet,
 // cached by the same hash): it is finished only when vet is clean.
-func Statuses(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
+func Statuses(ctx context.Context, g gotest.Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
 	return StatusesEach(ctx, g, root, steps, cache, progress, nil)
 }
 
@@ -116,9 +118,9 @@ const FirstRunNote = "first run: go test builds every step's tests, which compil
 // StatusesEach is Statuses, calling each with every step's final status
 // (vetted when its tasks pass) as soon as it is known, in the steps' order:
 // the cached ones at once, the others as their tests end.
-func StatusesEach(ctx context.Context, g Go, root string, steps []Step, cache Cache, progress func(string), each func(i int, st *StepStatus)) ([]*StepStatus, error) {
+func StatusesEach(ctx context.Context, g gotest.Go, root string, steps []Step, cache Cache, progress func(string), each func(i int, st *StepStatus)) ([]*StepStatus, error) {
 	g.Dir = root
-	modPath, err := ModulePath(root)
+	modPath, err := gotest.ModulePath(root)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +160,7 @@ func StatusesEach(ctx context.Context, g Go, root string, steps []Step, cache Ca
 			}
 		}
 	}
-	judged := func(run *TestRun, stderr string) {
+	judged := func(run *gotest.TestRun, stderr string) {
 		if i, ok := index[run.Package]; ok && !known[i] && ctx.Err() == nil {
 			judge(sts[i], steps[i], run, stderr)
 			cache.Store(sts[i])
@@ -174,13 +176,13 @@ func StatusesEach(ctx context.Context, g Go, root string, steps []Step, cache Ca
 		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))
 		// -vet=off: go vet runs on its own (Vet), so that a vet finding shows
 		// as one, beside tests that pass, not as a build failure of every task.
-		runs, stderr := g.testJSONEach(ctx, func(run *TestRun) { judged(run, "") },
+		runs, stderr := g.TestJSONEach(ctx, func(run *gotest.TestRun) { judged(run, "") },
 			append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, pkgs...)...)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		for pkg := range index { // the packages that never ended: a build of them all failed, say
-			judged(pick(runs, pkg), stderr)
+			judged(gotest.Pick(runs, pkg), stderr)
 		}
 	}
 	if vetErr != nil {
@@ -191,7 +193,7 @@ func StatusesEach(ctx context.Context, g Go, root string, steps []Step, cache Ca
 
 // judge fills a step's status from a run of its tests (of all its tasks, or
 // of those given).
-func judge(st *StepStatus, step Step, run *TestRun, stderr string, tasks ...Task) {
+func judge(st *StepStatus, step Step, run *gotest.TestRun, stderr string, tasks ...Task) {
 	st.Run = run
 	if tasks == nil {
 		var err error
@@ -216,7 +218,7 @@ func judge(st *StepStatus, step Step, run *TestRun, stderr string, tasks ...Task
 
 // RunProblem says why a run of a step's tests did not run them all to a
 // verdict — it did not build, crashed or hung — or returns "".
-func RunProblem(run *TestRun, stderr string) string {
+func RunProblem(run *gotest.TestRun, stderr string) string {
 	switch {
 	case run.BuildFailed: // not vet's: the runner's go test runs with -vet=off
 		return "the step does not build:\n" + indent(tail(nonEmpty(strings.Split(strings.TrimSpace(run.BuildOutput), "\n")), 12))
@@ -227,7 +229,7 @@ func RunProblem(run *TestRun, stderr string) string {
 		}
 		return "go test gave no result:\n" + indent(out)
 	}
-	if line, test, ok := run.crash(); ok {
+	if line, test, ok := run.Crash(); ok {
 		where := ""
 		if test != "" {
 			where = " in " + test
@@ -250,9 +252,9 @@ var testLog = regexp.MustCompile(`^\s+\S+_test\.go:\d+: `)
 // testMessages returns up to max lines the tests of a crashed run logged
 // before it crashed: often the message that names the fix, which the
 // panic's stack alone does not.
-func testMessages(r TestRun, max int) string {
+func testMessages(r gotest.TestRun, max int) string {
 	var lines []string
-	for _, name := range r.testsWithOutput() {
+	for _, name := range r.TestsWithOutput() {
 		for _, l := range r.ByTest[name] {
 			if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
 				break
@@ -278,7 +280,7 @@ func nonEmpty(lines []string) []string {
 // not). st.Vet is vet's complaint, if any: when it is that the step does not
 // compile (VetCompileError), the tests do not run; a finding of vet's does
 // not stop them, so that the status shows which tasks pass beside it.
-func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (st *StepStatus, raceNote string, err error) {
+func CheckStep(ctx context.Context, g gotest.Go, root string, step Step, cache Cache) (st *StepStatus, raceNote string, err error) {
 	g.Dir = root
 	hash, err := StepHash(root, step)
 	if err != nil {
@@ -311,7 +313,7 @@ func CheckStep(ctx context.Context, g Go, root string, step Step, cache Cache) (
 // -vet=off, -failfast, no -race) and judges that task alone, so that a
 // verdict comes a second after a save; it is not cached, and only CheckStep
 // says a step is done.
-func QuickTask(ctx context.Context, g Go, root string, step Step, tk Task) (*StepStatus, error) {
+func QuickTask(ctx context.Context, g gotest.Go, root string, step Step, tk Task) (*StepStatus, error) {
 	g.Dir = root
 	// After a save, go test compiles the step's package and relinks its test
 	// binary: most of the wait. Without optimisation (-N -l, on the step's
@@ -330,12 +332,12 @@ func QuickTask(ctx context.Context, g Go, root string, step Step, tk Task) (*Ste
 
 // stepRun picks a step's package among the runs of a go test that ctx did
 // not stop.
-func stepRun(ctx context.Context, root string, step Step, runs []*TestRun) (*TestRun, error) {
+func stepRun(ctx context.Context, root string, step Step, runs []*gotest.TestRun) (*gotest.TestRun, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	modPath, err := ModulePath(root)
-	return pick(runs, modPath+"/"+step.Name), err
+	modPath, err := gotest.ModulePath(root)
+	return gotest.Pick(runs, modPath+"/"+step.Name), err
 }
 
 // VetCompileError reports whether go vet's complaint is that the code does

@@ -5,7 +5,6 @@
 package course
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,38 +85,6 @@ func (s Step) Resolve(root string) (string, error) {
 		return "", fmt.Errorf("%s is a link to %s, outside this clone (%s): the runner works only on this clone's own step folders", s.Name, dir, root)
 	}
 	return dir, nil
-}
-
-// ModuleRoot finds the folder of the go.mod that holds dir.
-func ModuleRoot(dir string) (string, error) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for {
-		if info, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !info.IsDir() {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod in this folder or above it: run go tool workshop inside the workshop's repository")
-		}
-		dir = parent
-	}
-}
-
-// ModulePath reads the module path from root's go.mod.
-func ModulePath(root string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		return "", err
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module"); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`), nil
-		}
-	}
-	return "", fmt.Errorf("%s has no module line", filepath.Join(root, "go.mod"))
 }
 
 // ReadTasks returns the step's tasks from the course manifest (course.yaml,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icecreamcorp/go-cancellation-workshop/internal/gotest"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -113,7 +114,7 @@ func TestCrashExcerpt(t *testing.T) {
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 
 func TestReadTestJSONPackages(t *testing.T) {
-	runs := readTestJSON(strings.NewReader(failingRun+buildFailure+passingRun+"go: warning\n"), nil)
+	runs := gotest.Read(strings.NewReader(failingRun+buildFailure+passingRun+"go: warning\n"), nil)
 	var pkgs []string
 	for _, r := range runs {
 		pkgs = append(pkgs, r.Package)
@@ -127,9 +128,9 @@ func TestReadTestJSONPackages(t *testing.T) {
 
 // ParseTestJSON reads a `go test -json` stream of one package; lines that
 // are not JSON are kept as output of the package.
-func ParseTestJSON(r io.Reader) TestRun {
-	runs := readTestJSON(r, nil)
-	run := newRun("")
+func ParseTestJSON(r io.Reader) gotest.TestRun {
+	runs := gotest.Read(r, nil)
+	run := &gotest.TestRun{Outcome: map[string]string{}, ByTest: map[string][]string{}}
 	for _, p := range runs {
 		if p.Package != "" {
 			run = p

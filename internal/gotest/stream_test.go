@@ -1,4 +1,4 @@
-package course
+package gotest
 
 import (
 	"io"
@@ -19,7 +19,7 @@ func TestReadTestJSONStreams(t *testing.T) {
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		rest = readTestJSON(pr, func(r *TestRun) { got <- r })
+		rest = Read(pr, func(r *TestRun) { got <- r })
 	}()
 	write := func(s string) {
 		t.Helper()
@@ -45,7 +45,7 @@ func TestReadTestJSONStreams(t *testing.T) {
 	select {
 	case <-ended:
 	case <-time.After(time.Minute):
-		require.FailNow(t, "readTestJSON did not return at the stream's end")
+		require.FailNow(t, "Read did not return at the stream's end")
 	}
 	assert.Empty(t, got, "02-b never ended: not handed on")
 	require.Len(t, rest, 3, "every package, and the lines that are not JSON")
