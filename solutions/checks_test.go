@@ -160,7 +160,7 @@ func TestSolutionTestProblems(t *testing.T) {
 }
 
 func TestSelectionProblems(t *testing.T) {
-	task := func(n int, run string) course.Task { return course.Task{N: n, Run: run, Patterns: []string{run}} }
+	task := func(n int, run string) course.Task { return course.Task{N: n, Run: run} }
 	tasks := []course.Task{task(1, "TestMenu"), task(2, "TestMenuWaits|ExampleWait"), task(3, "^TestSub$")}
 	assert.Empty(t, selectionProblems(tasks, []string{"TestSub", "ExampleWait", "BenchmarkMenu", "TestMenu"}), "each selected once; a benchmark needs no task")
 	assert.Equal(t, []string{

@@ -181,7 +181,7 @@ func (a *app) failure(w io.Writer, v *verdict, res course.TaskResult, lines int)
 		fmt.Fprintf(w, "  its tests did not pass (%s)\n", strings.Join(res.Tests, ", "))
 	}
 	fmt.Fprintln(w)
-	for _, c := range tk.Commands {
+	if c := tk.Command; c != "" {
 		if race {
 			c = withRace(c)
 		}

@@ -80,8 +80,8 @@ func (a *app) showNext(step course.Step, st *course.StepStatus) {
 	tk := taskN(tasks, res.N)
 	fmt.Fprintln(w, indentText(taskText(tk), "  "))
 	fmt.Fprintln(w)
-	for _, c := range tk.Commands {
-		fmt.Fprintf(w, "Check it:  %s\n", a.command(step, c))
+	if tk.Command != "" {
+		fmt.Fprintf(w, "Check it:  %s\n", a.command(step, tk.Command))
 	}
 	fmt.Fprintf(w, "      or:  go tool workshop check %02d   (go vet, then every test of the step with -race)\n", step.Num)
 	fmt.Fprintf(w, "Stuck?     %s\n", course.HintCommand(step, res.N))

@@ -133,7 +133,7 @@ func (w *watcher) start(ctx context.Context, why string) chan runResult {
 	if last != nil && w.focus != 0 {
 		tk = taskN(last.tasks, w.focus)
 	}
-	quick := len(tk.Patterns) > 0
+	quick := tk.Run != ""
 	w.started(why, quick)
 	out := make(chan runResult, 2)
 	go func() {

@@ -124,10 +124,8 @@ func blame(lines []string, step string, tasks []Task, test string) int {
 func TaskOfTest(tasks []Task, test string) int {
 	top, _, _ := strings.Cut(test, "/")
 	for _, tk := range tasks {
-		for _, p := range tk.Patterns {
-			if ok, _ := regexp.MatchString(p, top); ok {
-				return tk.N
-			}
+		if ok, _ := regexp.MatchString(tk.Run, top); ok {
+			return tk.N
 		}
 	}
 	return 0

@@ -16,9 +16,9 @@ import (
 
 func TestCrashTask(t *testing.T) {
 	tasks := []Task{
-		{N: 1, Patterns: []string{"TestBoom"}, Files: []string{"boom.go"}},
-		{N: 2, Patterns: []string{"TestDeadlock|TestRace"}, Files: []string{"work.go"}},
-		{N: 3, Patterns: []string{"TestHang"}, Files: []string{"work.go"}},
+		{N: 1, Run: "TestBoom", Files: []string{"boom.go"}},
+		{N: 2, Run: "TestDeadlock|TestRace", Files: []string{"work.go"}},
+		{N: 3, Run: "TestHang", Files: []string{"work.go"}},
 	}
 	for _, tc := range []struct {
 		file string
@@ -37,8 +37,8 @@ func TestCrashTask(t *testing.T) {
 	// the crash happened in: a crash in TestBoom whose frames are in work.go
 	// belongs to the task whose files list work.go.
 	own := []Task{
-		{N: 1, Patterns: []string{"TestBoom|TestRace"}, Files: []string{"boom.go"}},
-		{N: 2, Patterns: []string{"TestDeadlock"}, Files: []string{"work.go"}},
+		{N: 1, Run: "TestBoom|TestRace", Files: []string{"boom.go"}},
+		{N: 2, Run: "TestDeadlock", Files: []string{"work.go"}},
 	}
 	boom := readRun(t, "boom")
 	assert.Equal(t, 2, CrashTask(&boom, "03-crash", own), "a panic in TestBoom (task 1's run) whose stack is in work.go, task 2's file")

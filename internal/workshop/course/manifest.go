@@ -102,9 +102,9 @@ func ManifestTasks(ms *ManifestStep, readme string) []Task {
 	}
 	var tasks []Task
 	for _, mt := range ms.Tasks {
-		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints, Patterns: []string{mt.Run}}
+		tk := Task{N: mt.Task, Title: mt.Title, Run: mt.Run, Files: mt.Files, Hints: mt.Hints}
 		if !UnsafeRun.MatchString(mt.Run) { // else no command to paste; the integrity check names the pattern
-			tk.Commands = []string{mt.Command()}
+			tk.Command = mt.Command()
 		}
 		if s, ok := sections[mt.Task]; ok {
 			tk.Line, tk.Section = s.Line, s.Section

@@ -54,10 +54,10 @@ func TestParseManifest(t *testing.T) {
 func TestRunPatternShellSafe(t *testing.T) {
 	for _, run := range []string{"TestA|TestB", "TestMenu$|TestRun", "^(TestDo|ExampleDo)$", "Test five minus three", `Test\d$`} {
 		ms := &ManifestStep{Dir: "01-x", Title: "X", Tasks: []ManifestTask{{Task: 1, Title: "a", Run: run, Hints: "h.md"}}}
-		assert.Equal(t, []string{"go test -run '" + run + "' ."}, ManifestTasks(ms, "")[0].Commands, "run %q: its command", run)
+		assert.Equal(t, "go test -run '"+run+"' .", ManifestTasks(ms, "")[0].Command, "run %q: its command", run)
 	}
 	for _, run := range []string{"TestA'; touch pwned; echo '", "TestA\nTestB", `TestA"`, "Test`id`", "Test%PATH%", "Test$HOME", "Test$(id)", "Test\x1b"} {
 		ms := &ManifestStep{Dir: "01-x", Title: "X", Tasks: []ManifestTask{{Task: 1, Title: "a", Run: run, Hints: "h.md"}}}
-		assert.Empty(t, ManifestTasks(ms, "")[0].Commands, "run %q: no command to paste", run)
+		assert.Empty(t, ManifestTasks(ms, "")[0].Command, "run %q: no command to paste", run)
 	}
 }

@@ -12,15 +12,14 @@ import (
 
 // A Task is a "### Task N: …" section of a step's README.
 type Task struct {
-	N        int
-	Title    string   // what follows "Task N:" in its heading
-	Line     int      // line of its heading, counted from 1
-	Section  string   // the section's text, heading included (ReadmeTasks)
-	Run      string   // the manifest's -run pattern (ManifestTasks)
-	Patterns []string // [Run]
-	Commands []string // its command, `go test -run '<Run>' .`, when it is safe to print
-	Files    []string // the manifest's files: the starter files holding TODO(task N)
-	Hints    string   // the manifest's hints file, relative to the step's folder
+	N       int
+	Title   string   // what follows "Task N:" in its heading
+	Line    int      // line of its heading, counted from 1
+	Section string   // the section's text, heading included (ReadmeTasks)
+	Run     string   // the manifest's -run pattern (ManifestTasks)
+	Command string   // its command, `go test -run '<Run>' .`; "" when it is not safe to print
+	Files   []string // the manifest's files: the starter files holding TODO(task N)
+	Hints   string   // the manifest's hints file, relative to the step's folder
 }
 
 var (

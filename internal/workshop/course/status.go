@@ -320,7 +320,7 @@ func QuickTask(ctx context.Context, g gotest.Go, root string, step Step, tk Task
 	// package alone) and without DWARF (-w) both take about a quarter less.
 	// The screen shows the task's first failure, so -failfast.
 	runs, stderr := g.TestJSON(ctx, "-count=1", "-vet=off", "-failfast", "-gcflags=-N -l", "-ldflags=-w",
-		"-timeout", "60s", "-run", strings.Join(tk.Patterns, "|"), "./"+step.Name)
+		"-timeout", "60s", "-run", tk.Run, "./"+step.Name)
 	run, err := stepRun(ctx, root, step, runs)
 	if err != nil {
 		return nil, err

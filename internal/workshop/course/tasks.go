@@ -19,20 +19,16 @@ type TaskResult struct {
 func TaskResults(tasks []Task, run *gotest.TestRun) []TaskResult {
 	var results []TaskResult
 	for _, tk := range tasks {
-		res := TaskResult{N: tk.N, Done: len(tk.Patterns) > 0}
-		for _, p := range tk.Patterns {
-			sel := run.Selects(p)
-			res.Tests = append(res.Tests, sel...)
-			res.Done = res.Done && len(sel) > 0
-			for _, name := range run.Failed {
-				top, _, _ := strings.Cut(name, "/")
-				if slices.Contains(sel, top) {
-					res.Failed = append(res.Failed, name)
-				}
+		sel := run.Selects(tk.Run)
+		res := TaskResult{N: tk.N, Tests: sel, Done: len(sel) > 0}
+		for _, name := range run.Failed {
+			top, _, _ := strings.Cut(name, "/")
+			if slices.Contains(sel, top) {
+				res.Failed = append(res.Failed, name)
 			}
-			for _, name := range sel {
-				res.Done = res.Done && (run.Outcome[name] == "pass" || run.Outcome[name] == "skip")
-			}
+		}
+		for _, name := range sel {
+			res.Done = res.Done && (run.Outcome[name] == "pass" || run.Outcome[name] == "skip")
 		}
 		results = append(results, res)
 	}
