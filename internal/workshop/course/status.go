@@ -170,7 +170,7 @@ func StatusesEach(ctx context.Context, g gotest.Go, root string, steps []Step, c
 	}
 	flush()
 	if len(pkgs) > 0 {
-		if len(pkgs) == len(steps) {
+		if len(pkgs) == len(steps) && len(steps) > 1 { // the note speaks of every step
 			progress(FirstRunNote)
 		}
 		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))

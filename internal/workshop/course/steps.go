@@ -29,16 +29,19 @@ func (s Step) SolutionDir(root string) string {
 
 // Steps lists the step folders of the module at root, in order.
 func Steps(root string) ([]Step, error) {
-	dirs, err := filepath.Glob(filepath.Join(root, StepGlob))
+	entries, err := os.ReadDir(root) // not a Glob of root: its path may hold a [ or a *
 	if err != nil {
 		return nil, err
 	}
 	var steps []Step
-	for _, dir := range dirs {
+	for _, e := range entries {
+		name, dir := e.Name(), filepath.Join(root, e.Name())
+		if ok, _ := filepath.Match(StepGlob, name); !ok {
+			continue
+		}
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			continue
 		}
-		name := filepath.Base(dir)
 		n, _ := strconv.Atoi(name[:2])
 		steps = append(steps, Step{Name: name, Num: n, Dir: dir})
 	}
