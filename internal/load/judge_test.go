@@ -87,7 +87,7 @@ func TestCrossChecks(t *testing.T) {
 }
 
 func TestMissingServices(t *testing.T) {
-	root := t.TempDir()
+	root := filepath.Join(t.TempDir(), "work[1]") // a clone's path a glob would misread
 	s := Setup{Versions: []string{"v1"}}
 	_, err := servicePkgs(root, s)
 	require.Error(t, err, "a clone without solutions/")

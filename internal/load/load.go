@@ -206,8 +206,9 @@ func servicePkgs(root string, s Setup) ([]string, error) {
 	}
 	for _, pkg := range pkgs {
 		dir := filepath.Join(root, filepath.FromSlash(pkg))
-		switch files, _ := filepath.Glob(filepath.Join(dir, "*.go")); {
-		case len(files) > 0:
+		entries, _ := os.ReadDir(dir) // not a Glob: the clone's path may hold a [
+		switch {
+		case slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".go") }):
 		case s.Own:
 			return nil, fmt.Errorf("no Go files in %s: -own measures your step folders at the repository's root (%s)", dir, strings.Join(pkgs, ", "))
 		default:
