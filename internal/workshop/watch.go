@@ -219,14 +219,13 @@ func (w *watcher) show(status, body string) {
 }
 
 // nextNotDone returns the first step after step, in the course's order and
-// then from the start, that is not done as far as the results cache knows (a
-// step with no result cached counts as not done).
+// then from the start, that is not done as far as the results cache knows
+// (Cache.Finished).
 func (a *app) nextNotDone(step course.Step) (course.Step, bool) {
 	i := slices.IndexFunc(a.steps, func(s course.Step) bool { return s.Name == step.Name })
 	for j := 1; j < len(a.steps); j++ {
 		next := a.steps[(i+j)%len(a.steps)]
-		hash, err := course.StepHash(a.root, next)
-		if st, ok := a.cache().Load(hash); err != nil || !ok || !st.Finished() {
+		if hash, err := course.StepHash(a.root, next); err != nil || !a.cache().Finished(hash) {
 			return next, true
 		}
 	}

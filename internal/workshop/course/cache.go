@@ -59,6 +59,18 @@ func (c Cache) Load(hash string) (*StepStatus, bool) {
 // Store keeps a step's status.
 func (c Cache) Store(st *StepStatus) { c.put("status", st.Hash, st) }
 
+// Finished reports whether the step whose files hash to hash is done as far
+// as the cache knows: its tasks pass and go vet was clean. A step whose vet
+// has not run is not.
+func (c Cache) Finished(hash string) bool {
+	st, ok := c.Load(hash)
+	if !ok || !st.TasksDone() {
+		return false
+	}
+	vet, ok := c.loadVet(hash)
+	return ok && vet == ""
+}
+
 // vetVerdict is what go vet said of the step whose files hash to Hash.
 type vetVerdict struct {
 	Hash   string
