@@ -71,6 +71,12 @@ func (a *app) usageError(format string, args ...any) int {
 	return exitUsage
 }
 
+// failed reports an error that ends a command, and returns its exit code.
+func (a *app) failed(format string, args ...any) int {
+	fmt.Fprintf(a.stderr, "workshop: "+format+"\n", args...)
+	return exitRed
+}
+
 // working is the index of the step the learner is working in, as README.md's
 // "Which step" says; the last step once every step is done.
 func (a *app) working(ctx context.Context, sts []*course.StepStatus) int {

@@ -23,8 +23,7 @@ func (a *app) check(ctx context.Context, args []string) int {
 	fmt.Fprintf(a.stdout, "Checking %s: go vet (every analyzer, lostcancel among them), then every test with -race…\n", step.Name)
 	v, err := a.fullRun(ctx, step)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: %v\n", err)
-		return exitRed
+		return a.failed("%v", err)
 	}
 	return a.report(a.stdout, v)
 }

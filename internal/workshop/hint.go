@@ -20,8 +20,7 @@ func (a *app) hint(ctx context.Context, args []string) int {
 		err = fmt.Errorf("no tasks in %s", course.ManifestFile)
 	}
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: %s: %v\n", step.Name, err)
-		return exitRed
+		return a.failed("%s: %v", step.Name, err)
 	}
 	var st *course.StepStatus
 	n := 0
@@ -34,14 +33,12 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	} else {
 		sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
 		if err != nil {
-			fmt.Fprintf(a.stderr, "workshop: %v\n", err)
-			return exitRed
+			return a.failed("%v", err)
 		}
 		st = sts[0]
 	}
 	if err := a.showHint(a.stdout, step, st, tasks, n, flags["all"] != ""); err != nil {
-		fmt.Fprintf(a.stderr, "workshop: %v\n", err)
-		return exitRed
+		return a.failed("%v", err)
 	}
 	return exitOK
 }

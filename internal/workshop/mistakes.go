@@ -18,8 +18,7 @@ func (a *app) mistakes(ctx context.Context, args []string) int {
 	}
 	tasks, err := step.ReadTasks()
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: %s: %v\n", step.Name, err)
-		return exitRed
+		return a.failed("%s: %v", step.Name, err)
 	}
 	want := 0
 	if len(pos) == 2 {
@@ -36,8 +35,7 @@ func (a *app) mistakes(ctx context.Context, args []string) int {
 	}
 	sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: %v\n", err)
-		return exitRed
+		return a.failed("%v", err)
 	}
 	green := map[int]bool{}
 	for _, res := range sts[0].Tasks {

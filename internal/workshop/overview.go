@@ -40,8 +40,7 @@ func (a *app) overview(ctx context.Context, args []string) int {
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	})
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: %v\n", err)
-		return exitRed
+		return a.failed("%v", err)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  %s %d of %d tasks\n\n", bar(done, total, 30), done, total)

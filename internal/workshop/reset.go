@@ -31,8 +31,7 @@ func (a *app) reset(ctx context.Context, args []string) int {
 	}
 	plan, err := course.PlanReset(ctx, a.root, step, flags["from"])
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset %s: nothing changed: %v\n", step.Name, err)
-		return exitRed
+		return a.failed("reset %s: nothing changed: %v", step.Name, err)
 	}
 	w := a.stdout
 	if len(plan.Restore)+len(plan.Delete) == 0 {
@@ -61,8 +60,7 @@ func (a *app) reset(ctx context.Context, args []string) int {
 		}
 	}
 	if err := plan.Apply(ctx, a.stateDir, taken); err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset %s: %v\n", step.Name, err)
-		return exitRed
+		return a.failed("reset %s: %v", step.Name, err)
 	}
 	if len(taken) > 0 {
 		if err := hints.Save(); err != nil {
@@ -101,8 +99,7 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 		err = fmt.Errorf("no reset of %s is kept to undo (kept in %s)", step.Name, a.stateDir)
 	}
 	if err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: nothing changed: %v\n", step.Name, err)
-		return exitRed
+		return a.failed("reset -undo %s: nothing changed: %v", step.Name, err)
 	}
 	w := a.stdout
 	fmt.Fprintf(w, "Undo the reset of %s made %s. Only files in %s/ change:\n", step.Name, k.Time.Local().Format("Mon 15:04:05"), k.Path)
@@ -117,8 +114,7 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 		return code
 	}
 	if err := k.Undo(); err != nil {
-		fmt.Fprintf(a.stderr, "workshop: reset -undo %s: %v\n", step.Name, err)
-		return exitRed
+		return a.failed("reset -undo %s: %v", step.Name, err)
 	}
 	if state, err := course.LoadHintState(a.stateDir); err == nil && len(k.Hints) > 0 {
 		maps.Copy(state.Shown, k.Hints)
