@@ -110,7 +110,7 @@ func (a *app) findStep(ctx context.Context, arg string) (course.Step, error) {
 		if i := a.inStep(); i >= 0 {
 			return a.steps[i], nil
 		}
-		sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress)
+		sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress, nil)
 		if err != nil {
 			return course.Step{}, err
 		}
@@ -189,15 +189,15 @@ func (a *app) stepArgs(ctx context.Context, args, bools []string, most int, usag
 	return flags, pos, step, true
 }
 
-// taskArg is the task arg names among a step's tasks; nil after a usage
-// error.
-func (a *app) taskArg(step course.Step, tasks []course.Task, arg string) *course.Task {
-	n, _ := strconv.Atoi(arg)
-	if i := slices.IndexFunc(tasks, func(t course.Task) bool { return t.N == n }); i >= 0 {
-		return &tasks[i]
+// taskArg is the number of the task arg names among a step's tasks; ok is
+// false after a usage error.
+func (a *app) taskArg(step course.Step, tasks []course.Task, arg string) (n int, ok bool) {
+	n, _ = strconv.Atoi(arg)
+	if slices.ContainsFunc(tasks, func(t course.Task) bool { return t.N == n }) {
+		return n, true
 	}
 	a.usageError("%s has no task %q: its tasks are 1 to %d", step.Name, arg, len(tasks))
-	return nil
+	return 0, false
 }
 
 // splitFlags separates flags (-y, -all, -from REF) from positional arguments,

@@ -25,13 +25,11 @@ func (a *app) hint(ctx context.Context, args []string) int {
 	var st *course.StepStatus
 	n := 0
 	if len(pos) == 2 {
-		tk := a.taskArg(step, tasks, pos[1])
-		if tk == nil {
+		if n, ok = a.taskArg(step, tasks, pos[1]); !ok {
 			return exitUsage
 		}
-		n = tk.N
 	} else {
-		sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
+		sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress, nil)
 		if err != nil {
 			return a.failed("%v", err)
 		}

@@ -22,18 +22,16 @@ func (a *app) mistakes(ctx context.Context, args []string) int {
 	}
 	want := 0
 	if len(pos) == 2 {
-		tk := a.taskArg(step, tasks, pos[1])
-		if tk == nil {
+		if want, ok = a.taskArg(step, tasks, pos[1]); !ok {
 			return exitUsage
 		}
-		want = tk.N
 	}
 	entries, ok, err := course.ReadCatalog(a.root, step)
 	if err != nil || !ok {
 		fmt.Fprintf(a.stdout, "%s has no mistake catalog yet (solutions/%s/%s).\n", step.Name, step.Name, course.CatalogFile)
 		return exitOK
 	}
-	sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress)
+	sts, err := course.Statuses(ctx, a.g, a.root, []course.Step{step}, a.cache(), a.progress, nil)
 	if err != nil {
 		return a.failed("%v", err)
 	}

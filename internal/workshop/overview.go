@@ -22,7 +22,7 @@ func (a *app) overview(ctx context.Context, args []string) int {
 		width = max(width, len(s.Name))
 	}
 	// Each step's line as soon as its tests end (a first run is long).
-	sts, err := course.StatusesEach(ctx, a.g, a.root, a.steps, a.cache(), a.progress, func(i int, st *course.StepStatus) {
+	sts, err := course.Statuses(ctx, a.g, a.root, a.steps, a.cache(), a.progress, func(i int, st *course.StepStatus) {
 		var marks []string
 		for _, t := range st.Tasks {
 			marks = append(marks, fmt.Sprintf("%s%d", mark(t.Done), t.N))

@@ -102,23 +102,18 @@ func StepHash(root string, step Step) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:32], err
 }
 
-// Statuses returns where the learner stands in every step: from the cache
-// when nothing changed, otherwise from one `go test -json` run over every
-// step that changed. A step whose tasks all pass is vetted too (go vet,
-// cached by the same hash): it is finished only when vet is clean.
-func Statuses(ctx context.Context, g gotest.Go, root string, steps []Step, cache Cache, progress func(string)) ([]*StepStatus, error) {
-	return StatusesEach(ctx, g, root, steps, cache, progress, nil)
-}
-
 // FirstRunNote is said before a run in which no step's results are cached:
 // the runner's first run in this clone, likely on an empty build cache.
 const FirstRunNote = "first run: go test builds every step's tests, which compiles the standard library's HTTP stack once " +
 	"(about a minute on a 2-core machine with an empty build cache); later runs take seconds"
 
-// StatusesEach is Statuses, calling each with every step's final status
-// (vetted when its tasks pass) as soon as it is known, in the steps' order:
-// the cached ones at once, the others as their tests end.
-func StatusesEach(ctx context.Context, g gotest.Go, root string, steps []Step, cache Cache, progress func(string), each func(i int, st *StepStatus)) ([]*StepStatus, error) {
+// Statuses returns where the learner stands in every step: from the cache
+// when nothing changed, otherwise from one `go test -json` run over every
+// step that changed. A step whose tasks all pass is vetted too (go vet,
+// cached by the same hash): it is finished only when vet is clean. each, if
+// not nil, hears of every step's final status as soon as it is known, in the
+// steps' order: the cached ones at once, the others as their tests end.
+func Statuses(ctx context.Context, g gotest.Go, root string, steps []Step, cache Cache, progress func(string), each func(i int, st *StepStatus)) ([]*StepStatus, error) {
 	g.Dir = root
 	modPath, err := gotest.ModulePath(root)
 	if err != nil {
