@@ -28,6 +28,7 @@ type proxy struct {
 	tr    *http.Transport
 
 	conns, inFlight atomic.Int64
+	used            sync.Map // the connections that carried a request and are open
 
 	mu    sync.Mutex
 	calls []call // finished
@@ -67,9 +68,17 @@ func startProxy(stockAddr string, h2c bool) (*proxy, error) {
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       proxyIdleTimeout,
 		ErrorLog:          log.New(io.Discard, "", 0),
-		ConnState: func(_ net.Conn, s http.ConnState) {
-			if s == http.StateNew {
-				p.conns.Add(1)
+		// conns counts the connections that carried a request: at the start
+		// of a run the menu's transport dials several at once, and over h2c
+		// it closes all but one unused.
+		ConnState: func(c net.Conn, s http.ConnState) {
+			switch s {
+			case http.StateActive:
+				if _, seen := p.used.LoadOrStore(c, true); !seen {
+					p.conns.Add(1)
+				}
+			case http.StateClosed, http.StateHijacked:
+				p.used.Delete(c)
 			}
 		},
 	}

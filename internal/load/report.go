@@ -122,7 +122,7 @@ func writeResult(w io.Writer, s Setup, r *Result) {
 	if r.Waste.Cancelled > 0 {
 		conns += fmt.Sprintf(": %.1f per 1000 cancelled calls (%d cancelled)", r.ConnsPer1000C, r.Waste.Cancelled)
 	}
-	row("upstream connections opened", "%s", conns)
+	row("upstream connections used", "%s", conns)
 	row("peak menu goroutines", "%d", r.PeakGoroutines)
 }
 
