@@ -63,6 +63,10 @@ func (c *lateWaiter) Done() <-chan struct{} {
 
 // In real time: Do's goroutine, left blocked, would crash a synctest bubble.
 func TestDoLetsItsGoroutineFinish(t *testing.T) {
+	begun(t, "Do", func() error {
+		_, err := Do(context.Background(), func() (string, error) { return "", nil })
+		return err
+	})
 	before := goleak.IgnoreCurrent()
 	inner, cancel := newCtx(t, 5*time.Second, 0, errors.New("customer left")) // a reason, which ctx.Err() does not carry
 	ctx := expired{opaque(inner)}
@@ -79,11 +83,11 @@ func TestDoLetsItsGoroutineFinish(t *testing.T) {
 	})
 	close(release)                     // fn finishes, after Do has returned
 	left := goleak.Find(before) != nil // Do's goroutine, if it cannot finish
-	if v != "" || err != context.DeadlineExceeded {
-		t.Errorf("Do(ctx past its deadline while fn runs) = (%q, %v); want (\"\", %v) (return ctx.Err() itself, not the cause or Canceled)", v, err, context.DeadlineExceeded)
-	}
-	if waited.Load() {
+	switch {
+	case waited.Load():
 		t.Errorf("Do(ctx past its deadline while fn runs) waited for fn; want it to return at once (select on ctx.Done() too)")
+	case v != "" || err != context.DeadlineExceeded:
+		t.Errorf("Do(ctx past its deadline while fn runs) = (%q, %v); want (\"\", %v) (return ctx.Err() itself, not the cause or Canceled)", v, err, context.DeadlineExceeded)
 	}
 	if left {
 		t.Errorf("Do's goroutine still blocked after fn returned; want it finished (give the result channel room for one result)")
