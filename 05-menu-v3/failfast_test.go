@@ -217,7 +217,7 @@ func TestBackOff(t *testing.T) {
 			done(answered)
 		}
 		_, wait := b.allow()
-		must(t, wait == 2*time.Second, "failAfter 4, minCoolDown 2s, 4 calls each told done(timedOut), then done(answered): got wait %v, want 2s (only the first call of done counts; use b.failAfter and b.minCoolDown)", wait)
+		must(t, wait == 2*time.Second, "failAfter 4, minCoolDown 2s, 4 calls told done(timedOut), then done(answered): got wait %v, want 2s (only done's first call counts; use b.failAfter, b.minCoolDown)", wait)
 		time.Sleep(2 * time.Second)
 		trial, _ := b.allow()
 		trial(timedOut)
