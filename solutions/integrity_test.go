@@ -101,7 +101,7 @@ func TestSolutions(t *testing.T) {
 	for _, s := range steps {
 		args = append(args, "./"+s.Name)
 	}
-	out, stderr := logGo(t, root).TestJSON(t.Context(), args...)
+	out, stderr := logGo(t, root).TestJSON(t.Context(), nil, args...)
 	runs := byPackage(out)
 	for _, step := range steps {
 		t.Run(step.Name, func(t *testing.T) {
@@ -221,7 +221,7 @@ func TestIntegrity(t *testing.T) {
 	if !testing.Short() && len(pkgs) > 0 { // else every step lacks its solution, or its manifest entry
 		parallel := fmt.Sprintf("-p=%d", max(runtime.GOMAXPROCS(0), min(len(pkgs), 8)))
 		var out []*gotest.TestRun
-		out, stderr = logGo(t, root).TestJSON(t.Context(), append([]string{"-count=1", parallel, "-timeout", starterTimeout}, pkgs...)...)
+		out, stderr = logGo(t, root).TestJSON(t.Context(), nil, append([]string{"-count=1", parallel, "-timeout", starterTimeout}, pkgs...)...)
 		runs = byPackage(out)
 	}
 	for _, step := range steps {

@@ -63,14 +63,10 @@ func (g Go) Run(ctx context.Context, args ...string) (stdout, stderr string, err
 }
 
 // TestJSON runs `go test -json args…` and reads its events, one TestRun per
-// package; stderr is go's own complaints, if any.
-func (g Go) TestJSON(ctx context.Context, args ...string) ([]*TestRun, string) {
-	return g.TestJSONEach(ctx, nil, args...)
-}
-
-// TestJSONEach is TestJSON, calling done with each package's run as soon as
-// its final event arrives (go test prints the packages in the order named).
-func (g Go) TestJSONEach(ctx context.Context, done func(*TestRun), args ...string) (runs []*TestRun, stderr string) {
+// package; stderr is go's own complaints, if any. done, if not nil, hears of
+// each package's run as soon as its final event arrives (go test prints the
+// packages in the order named).
+func (g Go) TestJSON(ctx context.Context, done func(*TestRun), args ...string) (runs []*TestRun, stderr string) {
 	stderr, _ = g.run(ctx, func(r io.Reader) { runs = Read(r, done) }, append([]string{"test", "-json"}, args...)...)
 	return runs, stderr
 }

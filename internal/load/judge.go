@@ -117,7 +117,7 @@ var ownProgress = func(ctx context.Context, root string, dirs []string) (map[str
 	for _, dir := range dirs {
 		args = append(args, "./"+dir)
 	}
-	runs, _ := gotest.Go{Dir: root}.TestJSON(ctx, args...)
+	runs, _ := gotest.Go{Dir: root}.TestJSON(ctx, nil, args...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

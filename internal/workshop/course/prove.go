@@ -94,7 +94,7 @@ func proveOne(ctx context.Context, g gotest.Go, root string, step Step, tasks []
 	if m.Has("race") {
 		args = append(args, "-race")
 	}
-	runs, stderr := g.TestJSON(ctx, append(args, pkg)...)
+	runs, stderr := g.TestJSON(ctx, nil, append(args, pkg)...)
 	modPath, _ := gotest.ModulePath(root)
 	run := gotest.Pick(runs, modPath+"/"+step.Name)
 	switch {

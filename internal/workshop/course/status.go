@@ -171,7 +171,7 @@ func Statuses(ctx context.Context, g gotest.Go, root string, steps []Step, cache
 		progress(fmt.Sprintf("running the tests of %s (once: the results are kept until you change a file)", strings.Join(names, ", ")))
 		// -vet=off: go vet runs on its own (Vet), so that a vet finding shows
 		// as one, beside tests that pass, not as a build failure of every task.
-		runs, stderr := g.TestJSONEach(ctx, func(run *gotest.TestRun) { judged(run, "") },
+		runs, stderr := g.TestJSON(ctx, func(run *gotest.TestRun) { judged(run, "") },
 			append([]string{"-count=1", "-vet=off", "-timeout", "120s"}, pkgs...)...)
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -290,10 +290,10 @@ func CheckStep(ctx context.Context, g gotest.Go, root string, step Step, cache C
 		return st, "", err
 	}
 	args := []string{"-count=1", "-vet=off", "-timeout", "120s", "-race", "./" + step.Name}
-	runs, stderr := g.TestJSON(ctx, args...)
+	runs, stderr := g.TestJSON(ctx, nil, args...)
 	if strings.Contains(stderr, "-race requires cgo") || strings.Contains(stderr, "-race is not supported") {
 		raceNote = strings.TrimSpace(stderr)
-		runs, stderr = g.TestJSON(ctx, slices.Delete(args, 4, 5)...)
+		runs, stderr = g.TestJSON(ctx, nil, slices.Delete(args, 4, 5)...)
 	}
 	run, err := stepRun(ctx, root, step, runs)
 	if err != nil {
@@ -314,7 +314,7 @@ func QuickTask(ctx context.Context, g gotest.Go, root string, step Step, tk Task
 	// binary: most of the wait. Without optimisation (-N -l, on the step's
 	// package alone) and without DWARF (-w) both take about a quarter less.
 	// The screen shows the task's first failure, so -failfast.
-	runs, stderr := g.TestJSON(ctx, "-count=1", "-vet=off", "-failfast", "-gcflags=-N -l", "-ldflags=-w",
+	runs, stderr := g.TestJSON(ctx, nil, "-count=1", "-vet=off", "-failfast", "-gcflags=-N -l", "-ldflags=-w",
 		"-timeout", "60s", "-run", tk.Run, "./"+step.Name)
 	run, err := stepRun(ctx, root, step, runs)
 	if err != nil {
