@@ -119,9 +119,6 @@ func Statuses(ctx context.Context, g gotest.Go, root string, steps []Step, cache
 	if err != nil {
 		return nil, err
 	}
-	if progress == nil {
-		progress = func(string) {}
-	}
 	sts := make([]*StepStatus, len(steps))
 	known := make([]bool, len(steps))
 	index := map[string]int{}
