@@ -148,10 +148,18 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// routes is the real stock service's route (step 01's ServeMux): "GET
+// /stock", which HEAD matches too.
+var routes = func() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /stock", func(http.ResponseWriter, *http.Request) {})
+	return mux
+}()
+
 // serve plays one Reply and says how it ended.
 func serve(w http.ResponseWriter, r *http.Request, reply Reply) Outcome {
-	if route := r.Method + " " + r.URL.Path; route != "GET /stock" { // the real service routes nothing else
-		http.Error(w, "fakestock: no route "+route+", only GET /stock", http.StatusNotFound)
+	if _, pattern := routes.Handler(r); pattern == "" {
+		routes.ServeHTTP(w, r) // a 404, or a 405 with Allow, as the real service answers
 		return Completed
 	}
 	timer := time.NewTimer(reply.Delay)

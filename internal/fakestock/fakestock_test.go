@@ -143,3 +143,31 @@ func TestContentType(t *testing.T) {
 		})
 	}
 }
+
+// The fake routes as the real stock service's ServeMux does: HEAD /stock is
+// GET's, another method a 405 with Allow, another path a 404.
+func TestRoutes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := memnet.Serve(t, New())
+		for _, tc := range []struct {
+			method, path string
+			want         int
+			allow        string
+		}{
+			{method: http.MethodGet, path: "/stock", want: http.StatusOK},
+			{method: http.MethodHead, path: "/stock", want: http.StatusOK},
+			{method: http.MethodPost, path: "/stock", want: http.StatusMethodNotAllowed, allow: "GET, HEAD"},
+			{method: http.MethodGet, path: "/stock/stock", want: http.StatusNotFound},
+		} {
+			req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.method, tc.path, err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.want || resp.Header.Get("Allow") != tc.allow {
+				t.Errorf("%s %s: got %d, Allow %q; want %d, Allow %q", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Allow"), tc.want, tc.allow)
+			}
+		}
+	})
+}

@@ -65,7 +65,7 @@ const usage = `go tool workshop: the workshop's runner
 
   go tool workshop                      where you are: every step and task, and the next task
   go tool workshop check [STEP]         go vet, then the step's tests with -race; the first failure
-  go tool workshop watch [STEP]         check again each time you save a file of the step
+  go tool workshop watch [STEP]         check again each time you save a Go file of the step
   go tool workshop hint [STEP] [TASK]   one more hint each time you ask (-all: every hint)
   go tool workshop reset [-y] STEP      put the step's starter files back (asks first), as the
                                         workshop's branch has them (upstream, else origin; -from REF);
@@ -73,6 +73,8 @@ const usage = `go tool workshop: the workshop's runner
   go tool workshop mistakes [STEP] [TASK]  once a task is green: the wrong answers its tests reject,
                                         each with its diff and the message the tests give it
   go tool workshop load                 the load-test lab
+
+Instructors: go test ./solutions/... checks every exercise and solution (solutions/README.md).
 
 STEP is a number (05, 5), a folder (05-menu-v3) or a path to one (../05-menu-v3); without one,
 the step folder you are in, else the step you are working in: of the steps not done, the one

@@ -109,7 +109,7 @@ func (a *app) undoReset(ctx context.Context, step course.Step, arg string, yes b
 	for _, f := range k.Absent {
 		fmt.Fprintf(w, "  delete      %s\n", shownName(f))
 	}
-	fmt.Fprintln(w, "What you changed in these files since that reset is lost.")
+	fmt.Fprintln(w, "Undo replaces these files: what you changed in them since that reset will be gone.")
 	if code, ok := a.confirm(yes, "reset -undo", arg); !ok {
 		return code
 	}
