@@ -24,13 +24,13 @@ func TestOnAbort(t *testing.T) {
 		removeKept := OnAbort(ctx, func() { kept.Add(1) })
 		synctest.Wait()
 		if !first || again || left || kept.Load() != 0 {
-			t.Fatalf("live ctx: remove() = %v, then %v, a goroutine left: %v; listener called %d times; want true, false, false, 0 (return context.AfterFunc's stop)", first, again, left, kept.Load())
+			t.Fatalf("live ctx: remove() = %v, then %v; a goroutine left: %v; the other listener called %d times; want true, false, false, 0 (return context.AfterFunc's stop)", first, again, left, kept.Load())
 		}
 		cancel()
 		cancel()
 		synctest.Wait()
 		if afterRun := removeKept(); removed.Load() != 0 || kept.Load() != 1 || afterRun {
-			t.Fatalf("after two cancels: removed listener called %d times, kept one %d, its remove() %v; want 0, 1, false", removed.Load(), kept.Load(), afterRun)
+			t.Fatalf("after two cancels: removed listener called %d times, kept one %d, its remove() %v; want 0, 1, false (AfterFunc calls f once)", removed.Load(), kept.Load(), afterRun)
 		}
 		start := time.Now()
 		removeLate := OnAbort(ctx, func() { late.Add(1); time.Sleep(time.Hour) }) // a listener that takes its time

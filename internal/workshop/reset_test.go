@@ -147,7 +147,7 @@ func TestResetFrom(t *testing.T) {
 	assert.Contains(t, stderr.String(), `"nothing-by-this-name" is not a commit`, "-from a ref the clone does not have")
 	stderr.Reset()
 	a.reset(ctx(t), []string{"-y", "02"})
-	assert.Contains(t, stderr.String(), "name the commit to take it from with -from", "without a remote, reset says how to name the starter")
+	assert.Contains(t, stderr.String(), "give -from a commit", "without a remote, reset says how to name the starter")
 }
 
 // TestResetOddNames: git quotes a name that is not plain ASCII, ends in a

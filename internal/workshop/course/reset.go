@@ -72,8 +72,7 @@ func PlanReset(ctx context.Context, root string, step Step, ref string) (*Reset,
 	}
 	if ref == "" {
 		if ref = upstreamRef(ctx, repo); ref == "" {
-			return nil, fmt.Errorf("this clone has no remote branch of the workshop (tried %s) to take the starter from: name the commit to take it from with -from (git log --oneline -- %s lists the commits that changed it)",
-				strings.Join(UpstreamRefs, ", "), rel)
+			return nil, fmt.Errorf("this clone has no remote branch of the workshop (upstream, origin): give -from a commit (git log --oneline -- %s lists them)", rel)
 		}
 	}
 	if tree, err := git(ctx, repo, "ls-tree", ref+"^{commit}", "--", rel+"/"); err != nil || tree == "" {
